@@ -1,0 +1,43 @@
+"""The rules engine of Patience Daily: pure Python, no Django, no I/O.
+
+Both games of RULES.md (Munger and Masterpiece), their deal strings, seeded deals, move
+notation, legal moves, play and undo, the player's view and replay verification.
+
+>>> game = new_game("munger", seed=1)
+>>> [m.text for m in game.legal_moves()]
+['R>F', 'S>W', 'T3>T5', 'T6>T5']
+>>> game.push("R>F")
+()
+>>> game.foundation_cards
+1
+"""
+
+from .base import Game
+from .cards import CARDS, Card
+from .errors import EngineError, IllegalMoveError, MalformedError
+from .masterpiece import Masterpiece
+from .moves import UNDO, Move
+from .munger import Munger
+from .registry import GAMES, deal, game_class, new_game
+from .replay import ReplayError, ReplayResult, replay, replay_game
+
+__all__ = [
+    "CARDS",
+    "GAMES",
+    "UNDO",
+    "Card",
+    "EngineError",
+    "Game",
+    "IllegalMoveError",
+    "MalformedError",
+    "Masterpiece",
+    "Move",
+    "Munger",
+    "ReplayError",
+    "ReplayResult",
+    "deal",
+    "game_class",
+    "new_game",
+    "replay",
+    "replay_game",
+]

@@ -1,0 +1,284 @@
+"""What both games share: the move history, undo, legal-move listing and replay of tokens.
+
+A game object is a position plus its history, like a chess board with its move stack. Each game
+subclass describes its piles and rules; this base class runs them. Moves are decoded once per
+token into `(apply, a, b)` through a per-class table, so checking a played move costs one table
+look-up and one call: replay never lists all legal moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, TypeVar
+
+from .deals import check_seed, format_deal, parse_deal_cards, shuffled_deck
+from .errors import IllegalMoveError, MalformedError
+from .moves import UNDO, UNDO_TEXT, Move
+
+G = TypeVar("G", bound="Game")
+
+#: An undo record: `(revert, revealed_card_or_-1, ...)`; `revert(game, record)` restores.
+Record = tuple[Any, ...]
+Apply = Callable[[Any, int, int], Record]
+
+
+class Illegal(Exception):
+    """Raised inside a rule function with the reason; `Game.push` turns it into
+    `IllegalMoveError` with the token and its index."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
+def never(reason: str) -> Apply:
+    """A rule function for a well-formed move that no position allows."""
+
+    def apply(game: Any, a: int, b: int) -> Record:
+        raise Illegal(reason)
+
+    return apply
+
+
+class Game:
+    """A position of one game and the history that led to it.
+
+    Subclasses set the class data below and implement the pile state, `_setup`, `cards`,
+    `view`, `to_text`/`from_text` and `render`.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    #: Source and destination pile names that make a well-formed token.
+    SOURCES: ClassVar[tuple[str, ...]]
+    DESTINATIONS: ClassVar[tuple[str, ...]]
+    #: token -> (apply, a, b), built by the subclass for every well-formed card move.
+    DECODE: ClassVar[dict[str, tuple[Apply, int, int]]]
+    #: The card moves that may be legal somewhere, sorted by text: what `legal_moves` tries.
+    CANDIDATES: ClassVar[tuple[Move, ...]]
+    MOVES: ClassVar[dict[str, Move]]
+
+    history: list[str]
+    revealed: set[int]
+    _records: list[Record]
+
+    # -- construction -------------------------------------------------------------------
+
+    def __init__(self) -> None:
+        self.history = []
+        self._records = []
+        self.revealed = set()
+
+    @classmethod
+    def from_deal(cls: type[G], deal: str | Iterable[int]) -> G:
+        """The starting position of a deal string (or a sequence of 52 cards)."""
+        cards = parse_deal_cards(deal) if isinstance(deal, str) else list(deal)
+        if len(cards) != 52 or len(set(cards)) != 52:
+            raise MalformedError("a deal has 52 distinct cards")
+        cls.check_deal(cards)
+        game = cls()
+        game._setup(cards)
+        game.deal_cards = tuple(cards)
+        return game
+
+    @classmethod
+    def from_seed(cls: type[G], seed: int) -> G:
+        return cls.from_deal(cls.deal_for_seed(seed))
+
+    @classmethod
+    def deal_for_seed(cls, seed: int) -> str:
+        """The deal string of `seed` (docs/deals.md)."""
+        return format_deal(cls.layout_deck(shuffled_deck(check_seed(seed))))
+
+    @classmethod
+    def layout_deck(cls, deck: list[Any]) -> list[Any]:
+        """The deal order of a shuffled deck; the identity unless a game says otherwise."""
+        return deck
+
+    @classmethod
+    def check_deal(cls, cards: list[Any]) -> None:
+        """Raise `MalformedError` if the game cannot lay out these 52 cards."""
+
+    def _setup(self, cards: list[Any]) -> None:
+        raise NotImplementedError
+
+    def copy(self: G) -> G:
+        """An independent copy: position, history and what the player has seen."""
+        other = type(self).__new__(type(self))
+        other._copy_from(self)
+        other.history = list(self.history)
+        other._records = list(self._records)
+        other.revealed = set(self.revealed)
+        other.deal_cards = getattr(self, "deal_cards", None)
+        return other
+
+    def _copy_from(self, other: Any) -> None:
+        raise NotImplementedError
+
+    # -- moves --------------------------------------------------------------------------
+
+    @classmethod
+    def parse_move(cls, text: str) -> Move:
+        """The `Move` of a token of this game; `MalformedError` names what is wrong."""
+        move = cls.MOVES.get(text)
+        if move is not None:
+            return move
+        if text == UNDO_TEXT:
+            return UNDO
+        raise cls._malformed(text)
+
+    @classmethod
+    def _malformed(cls, text: object, index: int | None = None) -> MalformedError:
+        if not isinstance(text, str):
+            return MalformedError("a move is a string", token=repr(text), index=index)
+        shape = Move.from_text(text) if ">" in text else None
+        if shape is None:
+            reason = "a move is SOURCE>DESTINATION (such as " + cls.EXAMPLE + ") or U"
+        elif shape.source not in cls.SOURCES:
+            reason = f"{shape.source!r} is not a source pile of {cls.title} ({cls._names(cls.SOURCES)})"
+        elif shape.destination not in cls.DESTINATIONS:
+            reason = (
+                f"{shape.destination!r} is not a destination pile of {cls.title} "
+                f"({cls._names(cls.DESTINATIONS)})"
+            )
+        else:  # pragma: no cover - every pair of known piles is in DECODE
+            reason = "not a move of " + cls.title
+        return MalformedError(reason, token=text, index=index)
+
+    @staticmethod
+    def _names(names: tuple[str, ...]) -> str:
+        return " ".join(names)
+
+    EXAMPLE: ClassVar[str] = "T3>T5"
+
+    def push(self, move: Move | str) -> tuple[int, ...]:
+        """Play one token (a card move or `U`), after checking it against the position.
+
+        Returns the cards this move turned face up (Munger's draws and flips), possibly none.
+        Raises `MalformedError` or `IllegalMoveError`, both naming the token and its index in
+        the history, and then changes nothing.
+        """
+        if type(move) is str:
+            text = move
+        elif isinstance(move, Move):
+            text = move.text
+        else:
+            raise self._malformed(move, len(self.history))
+        op = self.DECODE.get(text)
+        if op is None:
+            if text == UNDO_TEXT:
+                return self._undo()
+            raise self._malformed(text, len(self.history))
+        try:
+            record = op[0](self, op[1], op[2])
+        except Illegal as exc:
+            raise IllegalMoveError(exc.reason, token=text, index=len(self.history)) from None
+        self._records.append(record)
+        self.history.append(text)
+        card = record[1]
+        if card >= 0:
+            self.revealed.add(card)
+            return (card,)
+        return ()
+
+    def _undo(self) -> tuple[int, ...]:
+        if not self._records:
+            raise IllegalMoveError(
+                "there is no move to undo", token=UNDO_TEXT, index=len(self.history)
+            )
+        record = self._records.pop()
+        record[0](self, record)
+        self.history.append(UNDO_TEXT)
+        return ()
+
+    def push_many(self, moves: Iterable[Move | str]) -> None:
+        for move in moves:
+            self.push(move)
+
+    def is_legal(self, move: Move | str) -> bool:
+        text = move if isinstance(move, str) else move.text
+        if text == UNDO_TEXT:
+            return bool(self._records)
+        op = self.DECODE.get(text)
+        if op is None:
+            return False
+        try:
+            record = op[0](self, op[1], op[2])
+        except Illegal:
+            return False
+        record[0](self, record)
+        return True
+
+    def legal_moves(self) -> list[Move]:
+        """Every card move the rules allow now, sorted by text (`U` is never listed)."""
+        legal = []
+        for move in self.CANDIDATES:
+            op = self.DECODE[move.text]
+            try:
+                record = op[0](self, op[1], op[2])
+            except Illegal:
+                continue
+            record[0](self, record)
+            legal.append(move)
+        return legal
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._records)
+
+    # -- outcome ------------------------------------------------------------------------
+
+    @property
+    def foundation_cards(self) -> int:
+        raise NotImplementedError
+
+    def is_won(self) -> bool:
+        return self.foundation_cards == 52
+
+    def cards(self) -> list[int]:
+        """Every card in the position, once each (for invariant checks)."""
+        raise NotImplementedError
+
+    # -- text forms ---------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        raise NotImplementedError
+
+    @classmethod
+    def from_text(cls: type[G], text: str) -> G:
+        raise NotImplementedError
+
+    def view(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def render(self, *, player: bool = False) -> str:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        """Positions are equal when their text forms are; history is not compared."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return type(self) is type(other) and self.to_text() == other.to_text()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.from_text({self.to_text()!r})"
+
+
+def build_tables(
+    game: type[Game], decode: dict[str, tuple[Apply, int, int]], never_legal: Iterable[str]
+) -> None:
+    """Fill a game class's move tables from its decode table.
+
+    Every pair of a source and a destination name must be decoded, so a token is malformed
+    exactly when it names no pile pair of the game.
+    """
+    for source in game.SOURCES:
+        for destination in game.DESTINATIONS:
+            token = f"{source}>{destination}"
+            if token not in decode:
+                raise AssertionError(f"{game.name}: {token} is not decoded")
+    game.DECODE = decode
+    game.MOVES = {token: Move(*token.split(">")) for token in decode}
+    skip = set(never_legal)
+    game.CANDIDATES = tuple(game.MOVES[t] for t in sorted(decode) if t not in skip)
