@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, TypeVar
 
+from .cards import CARDS, Card
 from .deals import check_seed, format_deal, parse_deal_cards, shuffled_deck
 from .errors import IllegalMoveError, MalformedError
 from .moves import UNDO, UNDO_TEXT, Move
@@ -59,6 +60,8 @@ class Game:
 
     history: list[str]
     revealed: set[int]
+    #: The 52 cards of the deal this game started from (None for a position read from text).
+    deal_cards: tuple[Card, ...] | None = None
     _records: list[Record]
 
     # -- construction -------------------------------------------------------------------
@@ -77,7 +80,7 @@ class Game:
         cls.check_deal(cards)
         game = cls()
         game._setup(cards)
-        game.deal_cards = tuple(cards)
+        game.deal_cards = tuple(CARDS[c] for c in cards)
         return game
 
     @classmethod
@@ -108,7 +111,7 @@ class Game:
         other.history = list(self.history)
         other._records = list(self._records)
         other.revealed = set(self.revealed)
-        other.deal_cards = getattr(self, "deal_cards", None)
+        other.deal_cards = self.deal_cards
         return other
 
     def _copy_from(self, other: Any) -> None:
@@ -130,11 +133,16 @@ class Game:
     def _malformed(cls, text: object, index: int | None = None) -> MalformedError:
         if not isinstance(text, str):
             return MalformedError("a move is a string", token=repr(text), index=index)
-        shape = Move.from_text(text) if ">" in text else None
-        if shape is None:
+        try:
+            shape = Move.from_text(text)
+        except MalformedError:
+            shape = None
+        if shape is None or shape.is_undo:
             reason = "a move is SOURCE>DESTINATION (such as " + cls.EXAMPLE + ") or U"
         elif shape.source not in cls.SOURCES:
-            reason = f"{shape.source!r} is not a source pile of {cls.title} ({cls._names(cls.SOURCES)})"
+            reason = (
+                f"{shape.source!r} is not a source pile of {cls.title} ({cls._names(cls.SOURCES)})"
+            )
         elif shape.destination not in cls.DESTINATIONS:
             reason = (
                 f"{shape.destination!r} is not a destination pile of {cls.title} "
@@ -220,6 +228,11 @@ class Game:
             record[0](self, record)
             legal.append(move)
         return legal
+
+    @property
+    def deal(self) -> str | None:
+        """The deal string this game started from (None for a position read from text)."""
+        return None if self.deal_cards is None else format_deal(self.deal_cards)
 
     @property
     def can_undo(self) -> bool:

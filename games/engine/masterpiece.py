@@ -108,9 +108,7 @@ class Masterpiece(Game):
         if self.cellar < 0:
             raise Illegal("the cellar is empty")
         if self.rows[8] and self.rows[9]:
-            raise Illegal(
-                "the cellar card may leave only once an auxiliary row is empty (rule 8)"
-            )
+            raise Illegal("the cellar card may leave only once an auxiliary row is empty (rule 8)")
         return self.cellar
 
     def _to_foundation(self, card: int) -> int:
@@ -277,7 +275,9 @@ class Masterpiece(Game):
         for card in tops:
             rank = RANK[card]
             if rank != 1 and game.direction == 0:
-                raise MalformedError("a foundation beyond its Ace needs D up or down", token=TEXT[card])
+                raise MalformedError(
+                    "a foundation beyond its Ace needs D up or down", token=TEXT[card]
+                )
             count = 1 if rank == 1 else rank if game.direction > 0 else 15 - rank
             game.foundation[SUIT[card]] = count
         if game.direction and game.foundation == [1, 1, 1, 1]:
@@ -287,9 +287,9 @@ class Masterpiece(Game):
         if len(cellar) > 1:
             raise MalformedError("the cellar holds one card at most", token=" ".join(cellar))
         game.cellar = int(Card.from_text(cellar[0])) if cellar else -1
-        for card in (c for row in game.rows for c in row):
-            if RANK[card] == 1:
-                raise MalformedError("the Aces are the foundations' bases", token=TEXT[card])
+        for row_card in (c for row in game.rows for c in row):
+            if RANK[row_card] == 1:
+                raise MalformedError("the Aces are the foundations' bases", token=TEXT[row_card])
         _check_52(game.cards())
         game.revealed = set(range(52))
         return game

@@ -38,9 +38,7 @@ class Move:
             return UNDO
         source, sep, destination = text.partition(">")
         if not sep or not source or not destination or ">" in destination:
-            raise MalformedError(
-                "a move is SOURCE>DESTINATION (such as T3>T5) or U", token=text
-            )
+            raise MalformedError("a move is SOURCE>DESTINATION (such as T3>T5) or U", token=text)
         return cls(source, destination)
 
     @property

@@ -90,9 +90,7 @@ class Munger(Game):
             need = "the Ace" if count == 0 else "done" if count == KING else None
             if need is None:
                 need = TEXT[_foundation_card(SUIT[card], count + 1)]
-            raise Illegal(
-                f"{TEXT[card]} cannot go to its foundation, which needs {need} (rule 7)"
-            )
+            raise Illegal(f"{TEXT[card]} cannot go to its foundation, which needs {need} (rule 7)")
 
     def _on_column(self, card: int, j: int) -> None:
         # Rules 8 and 10: one rank lower and the other colour, or a King on an empty column.
@@ -222,7 +220,10 @@ class Munger(Game):
     def _no_run_reason(self, i: int, j: int) -> str:
         target = self.tableau[j]
         if not target:
-            return f"no run of T{i + 1} starts with a King, and empty T{j + 1} takes only a King (rule 10)"
+            return (
+                f"no run of T{i + 1} starts with a King, "
+                f"and empty T{j + 1} takes only a King (rule 10)"
+            )
         dest = target[-1]
         return (
             f"no face-up run of T{i + 1} starts with the "
@@ -291,7 +292,10 @@ class Munger(Game):
         parts.append(
             " ".join(
                 ["F"]
-                + [TEXT[_foundation_card(s, n)] if n else "-" for s, n in enumerate(self.foundation)]
+                + [
+                    TEXT[_foundation_card(s, n)] if n else "-"
+                    for s, n in enumerate(self.foundation)
+                ]
             )
         )
         for k, (col, hidden) in enumerate(zip(self.tableau, self.hidden, strict=True)):
@@ -348,9 +352,7 @@ class Munger(Game):
         """The position drawn as text; `player=True` hides what the player may not see."""
         view = self.view(full=not player)
         lines = [f"{self.title}   foundation cards {self.foundation_cards}/52"]
-        lines.append(
-            "F   " + "  ".join(f["top"] or f"-{f['suit']}" for f in view["foundations"])
-        )
+        lines.append("F   " + "  ".join(f["top"] or f"-{f['suit']}" for f in view["foundations"]))
         for k, pile in enumerate(view["tableau"]):
             shown = [
                 (e["card"] if e["face_up"] else f"*{e['card']}" if e["card"] else "##")

@@ -15,9 +15,7 @@ def game_class(name: str) -> type[Game]:
     try:
         return GAMES[name]
     except (KeyError, TypeError):
-        raise MalformedError(
-            f"unknown game {name!r}: the games are {', '.join(GAMES)}"
-        ) from None
+        raise MalformedError(f"unknown game {name!r}: the games are {', '.join(GAMES)}") from None
 
 
 def deal(game: str, seed: int) -> str:

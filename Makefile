@@ -1,0 +1,50 @@
+# One command per task. Every target works on a fresh machine: it creates .venv when needed.
+
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.requirements.stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: setup run test lint bench clean
+
+# Re-installs only when requirements.txt is newer than the stamp, so a second run is instant.
+setup: $(STAMP)
+
+$(STAMP): requirements.txt
+	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+# Serves HTTP and WebSocket on http://$(HOST):$(PORT) with the embedded defaults (SQLite,
+# in-memory channel layer, eager Celery) unless DATABASE_URL / REDIS_URL are set.
+run: setup
+	$(PY) manage.py migrate --noinput
+	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT)
+
+# Pass extra pytest arguments with PYTEST_ARGS, e.g. make test PYTEST_ARGS="-k rules -x".
+test: setup
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+# Runs every benchmarks/*.py script; the repository root is on the import path.
+bench: setup
+	@set -e; found=0; \
+	for script in benchmarks/*.py; do \
+		[ -e "$$script" ] || continue; \
+		found=1; \
+		echo "== $$script"; \
+		PYTHONPATH="$(CURDIR)" DJANGO_SETTINGS_MODULE=config.settings $(PY) "$$script"; \
+	done; \
+	[ $$found -eq 1 ] || echo "No benchmarks/*.py scripts yet."
+
+# Removes the virtualenv and caches; keeps db.sqlite3 (your local data).
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache .mypy_cache staticfiles
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

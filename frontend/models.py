@@ -1,0 +1,1 @@
+"""The frontend app has no models."""

@@ -1,0 +1,10 @@
+from django.urls import path
+
+from frontend import views
+
+app_name = "frontend"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("rules/<slug:game>/", views.rules, name="rules"),
+]

@@ -1,0 +1,1 @@
+"""Models of the leaderboards app arrive with their issues."""

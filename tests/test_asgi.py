@@ -1,0 +1,56 @@
+"""The ASGI application: HTTP goes to Django, WebSockets through the origin check to Channels."""
+
+import pytest
+from channels.routing import ProtocolTypeRouter
+from channels.testing import HttpCommunicator, WebsocketCommunicator
+
+
+def asgi_application() -> ProtocolTypeRouter:
+    # Imported in the test, after pytest-django has set up the test environment.
+    from config.asgi import application
+
+    return application
+
+
+def allowed_origin() -> bytes:
+    from django.conf import settings
+
+    hosts = [h for h in settings.ALLOWED_HOSTS if h not in {"*", ""} and not h.startswith(".")]
+    return f"http://{hosts[0] if hosts else 'localhost'}".encode()
+
+
+def test_application_routes_http_and_websocket():
+    application = asgi_application()
+
+    assert isinstance(application, ProtocolTypeRouter)
+    assert set(application.application_mapping) == {"http", "websocket"}
+
+
+async def test_http_is_served_by_django():
+    communicator = HttpCommunicator(
+        asgi_application(), "GET", "/", headers=[(b"host", b"localhost")]
+    )
+
+    response = await communicator.get_response()
+
+    assert response["status"] == 200
+    assert b"Patience Daily" in response["body"]
+
+
+async def test_websocket_from_a_foreign_origin_is_refused():
+    communicator = WebsocketCommunicator(
+        asgi_application(), "/ws/anything/", headers=[(b"origin", b"http://evil.example")]
+    )
+
+    connected, _ = await communicator.connect()
+
+    assert not connected
+
+
+async def test_websocket_to_an_unknown_path_finds_no_route():
+    communicator = WebsocketCommunicator(
+        asgi_application(), "/ws/no-such-route/", headers=[(b"origin", allowed_origin())]
+    )
+
+    with pytest.raises(ValueError, match="No route found"):
+        await communicator.connect()
