@@ -8,9 +8,12 @@ Commands (GAME is munger or masterpiece; M is a move history, tokens separated b
   legal GAME (--seed N | --deal D) [--moves M]     print {"legal": [sorted moves]}
   replay GAME (--seed N | --deal D) --moves M      print the verdict as JSON
   batch                                            JSON requests on stdin, one verdict a line
+  solve GAME (--seed N | --deal D) [--time-limit S] [--node-limit N] [--table-limit N]
+        [--par-time S]                             decide the deal; print status, par, line
 
-Exit status: 0 on success (for replay: the history is valid), 1 when a history holds an illegal
-move, 2 when the input itself is malformed (unknown game, bad seed or deal, malformed move
+Exit status: 0 on success (for replay: the history is valid; for solve: any verdict, solved,
+unsolvable or unknown), 1 when a history holds an illegal move, 2 when the input itself is
+malformed (unknown game, bad seed or deal, malformed move
 token), with a message on standard error.
 """
 
@@ -71,7 +74,36 @@ def _parser() -> argparse.ArgumentParser:
             p.add_argument("--player", action="store_true", help="only what a player may see")
 
     commands.add_parser("batch", help="verify JSON requests read from standard input")
+
+    p = commands.add_parser("solve", help="decide a deal; print the certificate, par, difficulty")
+    p.add_argument("game")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--seed")
+    source.add_argument("--deal")
+    p.add_argument("--time-limit", type=_positive(float), default=10.0, help="seconds (10)")
+    p.add_argument("--node-limit", type=_positive(int), default=None, help="positions tried")
+    p.add_argument(
+        "--table-limit", type=_positive(int), default=3_000_000,
+        help="positions kept in the transposition table (3,000,000)",
+    )  # fmt: skip
+    p.add_argument(
+        "--par-time", type=_positive(float), default=None,
+        help="seconds for shortening the line (default: as long as deciding took, at least 1)",
+    )  # fmt: skip
     return parser
+
+
+def _positive(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+        return value
+
+    return parse
 
 
 def parse_seed(text: str) -> int:
@@ -127,6 +159,16 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
             run_batch(stdin or sys.stdin, out)
             return EXIT_OK
         game = _start(args)
+        if args.command == "solve":
+            from .solver import solve
+
+            solved = solve(
+                game.name, game.deal or "", time_limit=args.time_limit,
+                node_limit=args.node_limit, table_limit=args.table_limit,
+                par_time=args.par_time,
+            )  # fmt: skip
+            print(json.dumps(solved.to_json()), file=out)
+            return EXIT_OK
         if args.command == "replay":
             result = replay_game(game, _tokens(args))
             print(json.dumps(result.to_json()), file=out)

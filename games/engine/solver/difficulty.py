@@ -1,0 +1,49 @@
+"""Difficulty from 1 (easy) to 5 (hard), from what the solver saw (docs/solver.md).
+
+A score in [0, 1] mixes four signs of a hard deal, then cut points per game (the quintiles of
+the scores of the winnable deals among seeds 1..200, see `benchmarks/solve.py --calibrate`) turn
+it into 1..5:
+
+- search: log10 of the positions the decision expanded, over 6 (a million caps it);
+- length: how far the par exceeds the lower bound of the start position, (par/bound - 1) / 0.6;
+- greed: the share of the par line's moves a greedy player would not have chosen;
+- reach: the share of the 52 cards a greedy player never gets to the foundations.
+
+score = 0.3 search + 0.2 length + 0.25 greed + 0.25 reach
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+WEIGHTS = {"search": 0.3, "length": 0.2, "greed": 0.25, "reach": 0.25}
+
+#: Score cut points between levels 1|2, 2|3, 3|4 and 4|5, per game.
+CUTS: dict[str, tuple[float, float, float, float]] = {
+    "munger": (0.35, 0.45, 0.55, 0.65),
+    "masterpiece": (0.35, 0.45, 0.55, 0.65),
+}
+
+
+def _clamp(x: float) -> float:
+    return 0.0 if x < 0 else 1.0 if x > 1 else x
+
+
+def score_of(stats: dict[str, Any]) -> float:
+    search = _clamp(math.log10(float(stats["nodes"]) + 1) / 6)
+    length = _clamp((float(stats["par_length"]) / max(1, int(stats["lower_bound"])) - 1) / 0.6)
+    greed = 1 - float(stats["greedy_agreement"])
+    reach = 1 - float(stats["greedy_reach"]) / 52
+    return (
+        WEIGHTS["search"] * search
+        + WEIGHTS["length"] * length
+        + WEIGHTS["greed"] * greed
+        + WEIGHTS["reach"] * reach
+    )
+
+
+def difficulty_of(game: str, stats: dict[str, Any]) -> int:
+    score = score_of(stats)
+    stats["difficulty_score"] = round(score, 4)
+    return 1 + sum(score >= cut for cut in CUTS[game])
