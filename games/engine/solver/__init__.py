@@ -196,7 +196,7 @@ def greedy_reach(start: Game, limit: int = 400) -> int:
     back to a position seen before, no backtracking."""
     game = start.copy()
     rules = rules_for(game, shortest=True)
-    rules.start()
+    rules.start()  # the game is a copy: nothing to take back
     seen = {rules.key()}
     for _ in range(limit):
         if rules.won():

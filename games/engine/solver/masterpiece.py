@@ -87,10 +87,8 @@ class MasterpieceRules:
 
     # -- search interface -----------------------------------------------------------------
 
-    def start(self) -> tuple[str, ...]:
-        tokens: list[str] = []
-        self._auto(tokens, [])
-        return tuple(tokens)
+    def start(self) -> tuple[tuple[str, ...], list[Any]]:
+        return self.play(())
 
     def play(self, move: tuple[str, ...]) -> tuple[tuple[str, ...], list[Any]]:
         g = self.game

@@ -112,10 +112,8 @@ class MungerRules:
 
     # -- search interface -----------------------------------------------------------------
 
-    def start(self) -> Move:
-        tokens: list[str] = []
-        self._auto(tokens, [])
-        return tuple(tokens)
+    def start(self) -> tuple[tuple[str, ...], list[Any]]:
+        return self.play(())
 
     def play(self, move: Move) -> tuple[Move, list[Any]]:
         g = self.game

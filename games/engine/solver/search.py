@@ -46,8 +46,8 @@ class Rules(Protocol):
     def lower_bound(self) -> int:
         """Moves still needed, never more than the truth (for branch and bound)."""
 
-    def start(self) -> Tokens:
-        """Safe automatic moves to play before the search starts (tokens)."""
+    def start(self) -> Any:
+        """Play the forced moves of the start position; like `play` of an empty move."""
 
 
 @dataclass
@@ -107,14 +107,15 @@ def _table_bytes(table: dict[Any, Any], key_bytes: int) -> int:
 def first_solution(rules: Rules, budget: Budget) -> Outcome:
     """Depth-first search for any winning line (see the module docstring)."""
     clock = _Clock(budget)
-    line: list[str] = list(rules.start())
+    undos: list[Any] = [rules.start()]
     if rules.won():
-        return Outcome("solved", line, seconds=clock.seconds, exhausted=False)
+        line = list(undos[0][0])
+        rules.unplay(undos.pop())
+        return Outcome("solved", line, seconds=clock.seconds)
     table: dict[Hashable, None] = {rules.key(): None}
     key_bytes = 0
     nodes = 0
     frames: list[tuple[Sequence[Tokens], int]] = []  # (moves, next index)
-    undos: list[Any] = []
     moves = rules.moves()
     index = 0
     try:
@@ -140,7 +141,7 @@ def first_solution(rules: Rules, budget: Budget) -> Outcome:
                 tokens = [t for undo_ in undos for t in undo_[0]]
                 branching = [len(m) for m, _ in frames]
                 return Outcome(
-                    "solved", line + tokens, nodes, len(table), clock.seconds,
+                    "solved", tokens, nodes, len(table), clock.seconds,
                     _table_bytes(table, key_bytes), path_branching=branching,
                 )  # fmt: skip
             key = rules.key()
@@ -170,14 +171,13 @@ def shorten(rules: Rules, best: int, budget: Budget) -> Outcome:
     is True when the search finished, which proves no line shorter than the answer exists.
     """
     clock = _Clock(budget)
-    prefix = list(rules.start())
-    table: dict[Hashable, int] = {rules.key(): len(prefix)}
+    undos: list[Any] = [rules.start()]
+    depth = len(undos[0][0])
+    table: dict[Hashable, int] = {rules.key(): depth}
     key_bytes = 0
     nodes = 0
     found: list[str] = []
     frames: list[tuple[Sequence[Tokens], int, int]] = []  # (moves, next index, depth)
-    undos: list[Any] = []
-    depth = len(prefix)
     moves = rules.moves()
     index = 0
     try:
@@ -201,7 +201,7 @@ def shorten(rules: Rules, best: int, budget: Budget) -> Outcome:
             if rules.won():
                 if reached < best:
                     best = reached
-                    found = prefix + [t for u in undos for t in u[0]] + list(undo[0])
+                    found = [t for u in undos for t in u[0]] + list(undo[0])
                 rules.unplay(undo)
                 continue
             if reached + rules.lower_bound() >= best:
@@ -241,8 +241,10 @@ def best_first(rules: Rules, best: int, budget: Budget, *, weight: float = 2.0) 
     import heapq
 
     clock = _Clock(budget)
-    prefix = list(rules.start())
+    root = rules.start()
+    prefix = list(root[0])
     if rules.won():
+        rules.unplay(root)
         return Outcome("solved", prefix, seconds=clock.seconds, exhausted=True)
     # Node i: parents[i], moves[i] (the move from its parent), depths[i] (tokens from root).
     parents: list[int] = [-1]
@@ -317,3 +319,4 @@ def best_first(rules: Rules, best: int, budget: Budget, *, weight: float = 2.0) 
     finally:
         while undos:
             rules.unplay(undos.pop())
+        rules.unplay(root)

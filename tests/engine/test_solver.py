@@ -1,0 +1,151 @@
+"""The solver: certificates that replay, verdicts that agree with a plain search, budgets,
+par and difficulty (issue 3; docs/solver.md)."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import Masterpiece, Munger, deal, replay
+from games.engine.cli import main
+from games.engine.solver import rules_for, solve
+from games.engine.solver.search import Budget, first_solution
+from tests.engine.positions import masterpiece_won_in_56, munger_won_in_69
+from tests.engine.reference import reference_replay
+
+GAMES = {"munger": Munger, "masterpiece": Masterpiece}
+
+
+def assert_certificate(game: str, deal_string: str, moves: list[str]) -> None:
+    """The line wins by the engine's verifier and by the independent reference rules."""
+    verdict = replay(game, deal_string, moves)
+    assert verdict.valid and verdict.won, verdict.error
+    reference = reference_replay(game, deal_string, moves)
+    assert reference["valid"] and reference["won"], reference
+
+
+def test_a_deal_that_goes_straight_out_gets_par_69() -> None:
+    deal_string, _ = munger_won_in_69()
+    result = solve("munger", deal_string, time_limit=20)
+    assert result.status == "solved"
+    assert result.par == len(result.moves) == 69
+    assert result.stats["par_optimal"] is True
+    assert_certificate("munger", deal_string, result.moves)
+
+
+def test_an_easy_masterpiece_gets_par_56() -> None:
+    # 48 cards up, and each of the 8 auxiliary cards needs one more move first (rule 10).
+    deal_string, _ = masterpiece_won_in_56()
+    result = solve("masterpiece", deal_string, time_limit=20)
+    assert result.status == "solved" and result.par == 56
+    assert_certificate("masterpiece", deal_string, result.moves)
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("seed", range(1, 16))
+def test_every_solved_line_is_a_certificate(game: str, seed: int) -> None:
+    deal_string = deal(game, seed)
+    result = solve(game, deal_string, time_limit=5, par_time=0.2)
+    assert result.status in {"solved", "unsolvable", "unknown"}
+    if result.status != "solved":
+        assert result.moves == [] and result.par is None and result.difficulty is None
+        return
+    assert_certificate(game, deal_string, result.moves)
+    stats = result.stats
+    assert result.par == len(result.moves) == stats["par_length"] <= stats["first_length"]
+    assert result.par >= stats["lower_bound"]
+    assert 1 <= result.difficulty <= 5  # type: ignore[operator]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(GAMES)), st.integers(min_value=0, max_value=2**64 - 1))
+def test_every_solver_line_replays_to_a_win(game: str, seed: int) -> None:
+    deal_string = deal(game, seed)
+    result = solve(game, deal_string, time_limit=1, par_time=0.2)
+    if result.status == "solved":
+        assert_certificate(game, deal_string, result.moves)
+
+
+# Deals whose plain search (no dominance, no forced move) finishes in a few seconds.
+PLAIN_QUICK = {
+    "munger": [2, 3, 4, 5, 8, 9, 11, 12, 13, 16, 18, 20],
+    "masterpiece": [1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 18, 19, 20],
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "seed"), [(g, s) for g, seeds in sorted(PLAIN_QUICK.items()) for s in seeds]
+)
+def test_dominances_give_the_same_verdict_as_the_plain_search(game: str, seed: int) -> None:
+    fast = first_solution(
+        rules_for(GAMES[game].from_seed(seed), shortest=False), Budget(time_limit=10)
+    )
+    plain = first_solution(
+        rules_for(GAMES[game].from_seed(seed), shortest=False, plain=True), Budget(time_limit=30)
+    )
+    assert plain.status != "unknown", "the plain search should finish on this deal"
+    assert fast.status == plain.status
+    assert fast.positions <= plain.positions
+
+
+def test_unsolvable_means_the_search_was_exhaustive() -> None:
+    result = solve("munger", deal("munger", 3), time_limit=10)
+    assert result.status == "unsolvable"
+    assert "stopped_by" not in result.stats
+
+
+@pytest.mark.parametrize(
+    ("budget", "reason"),
+    [
+        ({"node_limit": 200}, "nodes"),
+        ({"table_limit": 100}, "table"),
+        ({"time_limit": 0.01}, "time"),
+    ],
+)
+def test_a_budget_that_runs_out_gives_unknown(budget: dict, reason: str) -> None:
+    result = solve("munger", deal("munger", 1), **{"time_limit": 30, **budget})
+    assert result.status == "unknown"
+    assert result.stats["stopped_by"] == reason
+    assert result.moves == [] and result.par is None
+
+
+def test_the_search_leaves_the_game_as_it_found_it() -> None:
+    game = Munger.from_seed(6)
+    before = game.to_text()
+    first_solution(rules_for(game, shortest=False), Budget(node_limit=5000))
+    assert game.to_text() == before
+
+
+def test_solve_statistics() -> None:
+    result = solve("masterpiece", deal("masterpiece", 1), time_limit=10, par_time=0.5)
+    stats = result.stats
+    for key in ("nodes", "positions", "seconds", "table_bytes", "first_length", "par_length",
+                "par_optimal", "decisions", "greedy_agreement", "greedy_reach", "difficulty_score"):  # fmt: skip
+        assert key in stats, key
+    assert stats["positions"] <= stats["nodes"] + 1
+    assert stats["table_bytes"] > 0
+
+
+def test_cli_solve() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(["solve", "masterpiece", "--seed", "1", "--time-limit", "5", "--par-time", "0.2"],
+                stdout=out, stderr=err)  # fmt: skip
+    answer = json.loads(out.getvalue())
+    assert code == 0 and list(answer) == ["status", "moves", "par", "difficulty", "stats"]
+    assert answer["status"] == "solved" and answer["par"] == len(answer["moves"])
+
+    out = io.StringIO()
+    assert main(["solve", "munger", "--seed", "3"], stdout=out, stderr=err) == 0
+    assert json.loads(out.getvalue())["status"] == "unsolvable"
+
+    out = io.StringIO()
+    assert main(["solve", "munger", "--seed", "1", "--time-limit", "0.05"], stdout=out) == 0
+    assert json.loads(out.getvalue())["status"] == "unknown"
+
+    for argv in (["solve", "munger", "--deal", "AC"], ["solve", "chess", "--seed", "1"],
+                 ["solve", "munger", "--seed", "1", "--time-limit", "0"]):  # fmt: skip
+        assert main(argv, stdout=io.StringIO(), stderr=io.StringIO()) == 2
