@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import Illegal
 from ..cards import RANK, RED, SUIT
 from ..munger import Munger
 
@@ -125,6 +126,21 @@ class MungerRules:
         tokens = list(move)
         self._auto(tokens, records)
         return tuple(tokens), records
+
+    def _playable(self, move: Move) -> bool:
+        """Whether every token of a composite move is legal in turn (then taken back)."""
+        g = self.game
+        records = []
+        try:
+            for token in move:
+                op = self.decode[token]
+                records.append(op[0](g, op[1], op[2]))
+            return True
+        except Illegal:
+            return False
+        finally:
+            for record in reversed(records):
+                record[0](g, record)
 
     def unplay(self, undo: tuple[Move, list[Any]]) -> None:
         g = self.game
@@ -256,8 +272,10 @@ class MungerRules:
                 if self.shortest:
                     self._onto_columns(card, head, first_empty, pull)
                 else:
+                    composites: list[Move] = []
                     for move in self._onto_columns(card, head, first_empty, []):
-                        self._cover(card, move, pull, {s})
+                        self._cover(card, move, composites, {s})
+                    pull.extend(m for m in composites if self._playable(m))
 
         return (
             to_foundation + uncover_for_foundation + reveal + empty_column + rest
@@ -284,12 +302,18 @@ class MungerRules:
         """After `move` pulls `card` down onto a column, the moves that then cover it.
 
         In deciding mode an uncovered pulled card would go straight back up, so a pull-down is
-        offered only with the card put on it: a run from a column, the reserve or waste top,
-        a stock card, or another foundation card, itself covered in turn.
+        offered only with what makes it stay: a card put on it (a run from a column, the
+        reserve or waste top, a stock card, or another foundation card, itself covered in turn),
+        or the card under it on its foundation pulled down too, and covered in turn.
         """
         g = self.game
-        column = COLUMN[int(move[-1][-1]) - 1]
         j = int(move[-1][-1]) - 1
+        column = COLUMN[j]
+        below = card - 1  # the same suit's next card down its foundation
+        if RANK[card] > 1 and g.foundation[SUIT[card]] == RANK[below] and not self._safe(below):
+            for chained in self._onto_columns(below, (SUIT_SOURCE[SUIT[card]] + ">",), -1, []):
+                if chained[-1][-2:] != column:
+                    self._cover(below, (*move, *chained), out, pulled)
         if RANK[card] == 1:
             return
         for i, source in enumerate(g.tableau):
