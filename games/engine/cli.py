@@ -88,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument(
         "--par-time", type=_positive(float), default=None,
-        help="seconds for shortening the line (default: as long as deciding took, at least 1)",
+        help="seconds for shortening the line (default: as long as deciding took, at least 3)",
     )  # fmt: skip
     return parser
 

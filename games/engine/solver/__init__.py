@@ -20,11 +20,13 @@ from ..replay import replay_game
 from .difficulty import difficulty_of
 from .masterpiece import MasterpieceRules
 from .munger import MungerRules
-from .search import Budget, Outcome, best_first, first_solution
+from .search import Budget, Outcome, best_first, first_solution, shorten
 
 __all__ = ["Budget", "SolveResult", "deal", "rules_for", "solve"]
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
+#: Seconds for the par search unless the caller says otherwise (or deciding took longer).
+DEFAULT_PAR_TIME = 3.0
 
 
 def rules_for(game: Game, *, shortest: bool, plain: bool = False) -> Any:
@@ -77,7 +79,7 @@ def solve(
     """Decide a deal, and for a winnable one find a short certified line, its par and its
     difficulty. `time_limit`, `node_limit` and `table_limit` bound the whole call; the par
     search gets what the decision left, at most `par_time` seconds (default: as long as the
-    decision took, at least 1 s)."""
+    decision took, at least DEFAULT_PAR_TIME)."""
     start = game_class(game).from_deal(deal_string)
     clock = time.perf_counter()
 
@@ -116,9 +118,9 @@ def _shorten(
     start: Game, first: list[str], decided: Outcome, time_limit: float | None,
     node_limit: int | None, table_limit: int, par_time: float | None, clock: float,
 ) -> tuple[list[str], bool, dict[str, Any]]:  # fmt: skip
-    """Weighted A* (weight 2, then 1) for a line shorter than the first one."""
+    """Search for a line shorter than the first one, following the game's `PAR_PLAN`."""
     if par_time is None:
-        par_time = max(1.0, decided.seconds)
+        par_time = max(DEFAULT_PAR_TIME, decided.seconds)
     remaining = par_time
     if time_limit is not None:
         remaining = min(remaining, time_limit - (time.perf_counter() - clock))
@@ -127,14 +129,17 @@ def _shorten(
     optimal = False
     nodes = positions = table_bytes = 0
     began = time.perf_counter()
-    for weight, share in ((2.0, 0.4), (1.0, 1.0)):
+    plan = rules_for(start, shortest=True).PAR_PLAN
+    for method, weight, share in plan:
         left = remaining - (time.perf_counter() - began)
         if left <= 0 or nodes_left == 0:
             break
-        outcome = best_first(
-            rules_for(start.copy(), shortest=True), len(best),
-            Budget(left * share, nodes_left, table_limit), weight=weight,
-        )  # fmt: skip
+        rules = rules_for(start.copy(), shortest=True)
+        budget = Budget(left * share, nodes_left, table_limit)
+        if method == "best_first":
+            outcome = best_first(rules, len(best), budget, weight=weight)
+        else:
+            outcome = shorten(rules, len(best), budget)
         nodes += outcome.nodes
         positions = max(positions, outcome.positions)
         table_bytes = max(table_bytes, outcome.table_bytes)
