@@ -33,16 +33,11 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
-# Runs every benchmarks/*.py script; the repository root is on the import path.
+# The figures of docs/: replay speed (seconds), then the solver tables (about half an hour).
 bench: setup
-	@set -e; found=0; \
-	for script in benchmarks/*.py; do \
-		[ -e "$$script" ] || continue; \
-		found=1; \
-		echo "== $$script"; \
-		PYTHONPATH="$(CURDIR)" DJANGO_SETTINGS_MODULE=config.settings $(PY) "$$script"; \
-	done; \
-	[ $$found -eq 1 ] || echo "No benchmarks/*.py scripts yet."
+	$(PY) benchmarks/replay.py
+	$(PY) benchmarks/solve.py masterpiece --seeds 1..200 --time-limit 2
+	$(PY) benchmarks/solve.py munger --seeds 1..200 --time-limit 10
 
 # Removes the virtualenv and caches; keeps db.sqlite3 (your local data).
 clean:
