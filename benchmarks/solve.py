@@ -106,6 +106,14 @@ def main() -> None:
         f"| {median_par:g} | {median_par / LOWER_BOUND[args.game]:.2f} "
         f"| {optimal}/{counts['solved']} | {peak / 2**20:.1f} MiB |"
     )
+    proven = [r["par"] for r in rows.values() if r["stats"].get("par_optimal")]
+    if proven:
+        target = 1.5 * LOWER_BOUND[args.game]
+        print(
+            f"\nproven-optimal pars: {len(proven)}, median {statistics.median(proven):g}; "
+            f"pars at most 1.5 x {LOWER_BOUND[args.game]} = {target:g}: "
+            f"{sum(p <= target for p in pars)} of {len(pars)}"
+        )
     if args.calibrate:
         scores = sorted(score_of(r["stats"]) for r in rows.values() if r["status"] == "solved")
         cuts = [percentile(scores, q) for q in (0.2, 0.4, 0.6, 0.8)]
@@ -119,7 +127,7 @@ def print_row(seed: int, row: dict) -> None:
     s = row["stats"]
     print(
         f"seed {seed:>4} {row['status']:<10} decide {s['seconds_decide']:7.3f} s "
-        f"total {s['seconds']:7.3f} s par {row['par']!s:>4} "
+        f"total {s['seconds']:7.3f} s par {row['par']!s:>4}{'*' if s.get('par_optimal') else ' '} "
         f"(first {s.get('first_length', '-')}) difficulty {row['difficulty']}",
         flush=True,
     )
