@@ -1,0 +1,42 @@
+"""Errors the games services raise: each has a stable code, a sentence for people and the HTTP
+status the API answers with (DESIGN.md, "REST API shape")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, detail: str, *, code: str | None = None, **extra: Any):
+        super().__init__(detail)
+        self.detail = detail
+        if code:
+            self.code = code
+        self.extra = extra
+
+
+class Malformed(ServiceError):
+    status, code = 400, "malformed"
+
+
+class Forbidden(ServiceError):
+    status, code = 403, "forbidden"
+
+
+class NotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class Conflict(ServiceError):
+    status, code = 409, "conflict"
+
+
+class TooLarge(ServiceError):
+    status, code = 413, "too_large"
+
+
+class IllegalMove(ServiceError):
+    status, code = 422, "illegal_move"
