@@ -60,8 +60,10 @@ def test_one_ranked_attempt_per_player_and_daily_is_a_database_rule(alice) -> No
     daily = factories.daily()
     services.attempt_start(player=alice, daily=daily)
     with pytest.raises(IntegrityError), transaction.atomic():
-        Attempt.objects.create(player=alice, game=daily.game, challenge=daily,
-                               deal=daily.deal.deal, ranked=True, started_at=clock.now())  # fmt: skip
+        Attempt.objects.create(
+            player=alice, game=daily.game, challenge=daily, deal=daily.deal.deal, ranked=True,
+            started_at=clock.now(),
+        )  # fmt: skip
 
 
 def test_practice_on_any_seed(alice) -> None:
