@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, TypeVar
 
-from .cards import CARDS, Card
+from .cards import CARDS, TEXT, Card, card_name
 from .deals import check_seed, format_deal, parse_deal_cards, shuffled_deck
 from .errors import IllegalMoveError, MalformedError
 from .moves import UNDO, UNDO_TEXT, Move
@@ -295,3 +295,35 @@ def build_tables(
     game.MOVES = {token: Move(*token.split(">")) for token in decode}
     skip = set(never_legal)
     game.CANDIDATES = tuple(game.MOVES[t] for t in sorted(decode) if t not in skip)
+
+
+# -- helpers for the games' text forms and messages --------------------------------------
+
+
+def rank_word(rank: int) -> str:
+    return {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
+
+
+def suit_word(s: int) -> str:
+    return card_name(s * 13).split(" of ")[1]
+
+
+def position_segments(text: str, game: str) -> list[list[str]]:
+    if not isinstance(text, str):
+        raise MalformedError("a position is a string")
+    segments = [seg.split() for seg in text.split(";")]
+    if not segments[0] or segments[0] != [game]:
+        raise MalformedError(f"a {game} position starts with '{game};'", token=text[:20])
+    if any(not seg for seg in segments[1:]):
+        raise MalformedError("a pile segment is empty; write its name alone for an empty pile")
+    return segments[1:]
+
+
+def check_52_cards(cards: list[int]) -> None:
+    if len(cards) != 52 or len(set(cards)) != 52:
+        seen: set[int] = set()
+        for c in cards:
+            if c in seen:
+                raise MalformedError("this card appears twice in the position", token=TEXT[c])
+            seen.add(c)
+        raise MalformedError(f"a position holds 52 cards, this one has {len(cards)}")

@@ -10,10 +10,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .base import Apply, Game, Illegal, Record, build_tables, never
+from .base import (
+    Apply,
+    Game,
+    Illegal,
+    Record,
+    build_tables,
+    check_52_cards,
+    never,
+    position_segments,
+    rank_word,
+)
 from .cards import RANK, SUIT, SUITS, TEXT, Card
 from .errors import MalformedError
-from .munger import _check_52, _rank_word, _segments
 
 MAIN_ROWS = 8
 ROW_NAMES = (*(f"M{k}" for k in range(1, MAIN_ROWS + 1)), "A1", "A2")
@@ -99,7 +108,7 @@ class Masterpiece(Game):
             if SUIT[top] != SUIT[card] or abs(RANK[top] - RANK[card]) != 1:
                 raise Illegal(
                     f"{TEXT[card]} cannot go on {TEXT[top]}: it needs the "
-                    f"{_rank_word(RANK[top] - 1)} or {_rank_word(RANK[top] + 1)} "
+                    f"{rank_word(RANK[top] - 1)} or {rank_word(RANK[top] + 1)} "
                     f"of the same suit (rule 5)"
                 )
 
@@ -127,7 +136,7 @@ class Masterpiece(Game):
         need = _next_rank(count, self.direction)
         if rank != need:
             way = "up" if self.direction > 0 else "down"
-            wants = f"the {_rank_word(need)}" if need else "nothing more"
+            wants = f"the {rank_word(need)}" if need else "nothing more"
             raise Illegal(
                 f"{TEXT[card]} cannot go to its foundation: building {way}, it takes {wants} "
                 "(rule 9)"
@@ -256,7 +265,7 @@ class Masterpiece(Game):
 
     @classmethod
     def from_text(cls, text: str) -> Masterpiece:
-        segments = _segments(text, "masterpiece")
+        segments = position_segments(text, "masterpiece")
         names = ["F", "D", *ROW_NAMES, "C"]
         if [seg[0] for seg in segments] != names:
             raise MalformedError(
@@ -290,7 +299,7 @@ class Masterpiece(Game):
         for row_card in (c for row in game.rows for c in row):
             if RANK[row_card] == 1:
                 raise MalformedError("the Aces are the foundations' bases", token=TEXT[row_card])
-        _check_52(game.cards())
+        check_52_cards(game.cards())
         game.revealed = set(range(52))
         return game
 

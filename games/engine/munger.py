@@ -9,8 +9,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .base import Apply, Game, Illegal, Record, build_tables, never
-from .cards import RANK, RED, SUIT, SUITS, TEXT, Card, card_name
+from .base import (
+    Apply,
+    Game,
+    Illegal,
+    Record,
+    build_tables,
+    check_52_cards,
+    never,
+    position_segments,
+    rank_word,
+    suit_word,
+)
+from .cards import RANK, RED, SUIT, SUITS, TEXT, Card
 from .errors import MalformedError
 
 COLUMNS = 7
@@ -103,7 +114,7 @@ class Munger(Game):
         if RANK[top] != RANK[card] + 1 or RED[top] == RED[card]:
             raise Illegal(
                 f"{TEXT[card]} cannot go on {TEXT[top]}: it needs a "
-                f"{'black' if RED[top] else 'red'} {_rank_word(RANK[top] - 1)} (rule 8)"
+                f"{'black' if RED[top] else 'red'} {rank_word(RANK[top] - 1)} (rule 8)"
             )
 
     def _single_to_foundation(self, a: int, b: int) -> Record:
@@ -137,7 +148,7 @@ class Munger(Game):
         # Rule 6: a foundation's top card may come back to the tableau.
         count = self.foundation[s]
         if not count:
-            raise Illegal(f"the {_suit_word(s)} foundation is empty")
+            raise Illegal(f"the {suit_word(s)} foundation is empty")
         card = _foundation_card(s, count)
         self._on_column(card, j)
         self.foundation[s] = count - 1
@@ -227,7 +238,7 @@ class Munger(Game):
         dest = target[-1]
         return (
             f"no face-up run of T{i + 1} starts with the "
-            f"{'black' if RED[dest] else 'red'} {_rank_word(RANK[dest] - 1)} "
+            f"{'black' if RED[dest] else 'red'} {rank_word(RANK[dest] - 1)} "
             f"that {TEXT[dest]} needs (rules 8 and 9)"
         )
 
@@ -307,7 +318,7 @@ class Munger(Game):
 
     @classmethod
     def from_text(cls, text: str) -> Munger:
-        segments = _segments(text, "munger")
+        segments = position_segments(text, "munger")
         names = ["F", *(f"T{k}" for k in range(1, 8)), "R", "W", "S"]
         if [seg[0] for seg in segments] != names:
             raise MalformedError(
@@ -344,7 +355,7 @@ class Munger(Game):
         game.reserve, game.waste, game.stock = (
             [int(Card.from_text(t)) for t in seg[1:]] for seg in segments[8:]
         )
-        _check_52(game.cards())
+        check_52_cards(game.cards())
         game.revealed = game._visible_cards()
         return game
 
@@ -368,35 +379,6 @@ class Munger(Game):
         else:
             lines.append("S   " + " ".join(stock["known"]) + "   (next first)")
         return "\n".join(lines)
-
-
-def _rank_word(rank: int) -> str:
-    return {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
-
-
-def _suit_word(s: int) -> str:
-    return card_name(s * 13).split(" of ")[1]
-
-
-def _segments(text: str, game: str) -> list[list[str]]:
-    if not isinstance(text, str):
-        raise MalformedError("a position is a string")
-    segments = [seg.split() for seg in text.split(";")]
-    if not segments[0] or segments[0] != [game]:
-        raise MalformedError(f"a {game} position starts with '{game};'", token=text[:20])
-    if any(not seg for seg in segments[1:]):
-        raise MalformedError("a pile segment is empty; write its name alone for an empty pile")
-    return segments[1:]
-
-
-def _check_52(cards: list[int]) -> None:
-    if len(cards) != 52 or len(set(cards)) != 52:
-        seen: set[int] = set()
-        for c in cards:
-            if c in seen:
-                raise MalformedError("this card appears twice in the position", token=TEXT[c])
-            seen.add(c)
-        raise MalformedError(f"a position holds 52 cards, this one has {len(cards)}")
 
 
 def _decode() -> tuple[dict[str, tuple[Apply, int, int]], list[str]]:
