@@ -208,17 +208,47 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # JSON only, at most API_MAX_BODY_BYTES: a cross-site HTML form cannot send JSON.
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
+    # Session auth enforces CSRF for logged-in users only; guests are known by the player
+    # cookie (games/api/identity.py).
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    # Per scope, "<scope>_player" and "<scope>_ip" (games/api/throttles.py).
+    "DEFAULT_THROTTLE_RATES": {
+        "starts_player": os.environ.get("THROTTLE_STARTS_PLAYER", "30/min"),
+        "starts_ip": os.environ.get("THROTTLE_STARTS_IP", "120/min"),
+        "moves_player": os.environ.get("THROTTLE_MOVES_PLAYER", "600/min"),
+        "moves_ip": os.environ.get("THROTTLE_MOVES_IP", "1200/min"),
+        "accounts_ip": os.environ.get("THROTTLE_ACCOUNTS_IP", "20/min"),
+    },
+    # Behind N trusted proxies, the client address is taken from X-Forwarded-For; with 0, the
+    # header is ignored (it could be forged) and REMOTE_ADDR counts.
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
+# The largest request body the API reads (bytes); larger is 413 too_large.
+API_MAX_BODY_BYTES = 16 * 1024
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Patience Daily API",
-    "DESCRIPTION": "Daily Munger and Masterpiece deals, server-checked moves and leaderboards.",
+    "DESCRIPTION": (
+        "Daily Munger and Masterpiece deals, server-checked moves and leaderboards.\n\n"
+        "**Player.** A signed, httponly cookie (`patience_player`) names the player; the first "
+        "request that needs one creates a guest and sets it. Keep the cookie (browsers do; "
+        "scripts need a cookie jar). Logging in switches it to the account's player.\n\n"
+        "**CSRF.** Guests need no CSRF token. A logged-in user (session cookie) must send the "
+        "`csrftoken` cookie's value in the `X-CSRFToken` header with every POST, PATCH or "
+        "DELETE, or gets 403 `csrf_failed`. Bodies are JSON only, at most 16 KiB.\n\n"
+        '**Errors** are JSON `{"code": "...", "detail": "..."}` (see the `Error` '
+        "schema): 400 malformed or invalid, 403 not yours, 404 unknown or future, 405 wrong "
+        "method, 409 wrong seq or finished attempt, 413 too large, 422 illegal move, "
+        "429 throttled."
+    ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
 }

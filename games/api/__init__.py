@@ -1,0 +1,1 @@
+"""The games REST API: dailies, play (start, moves, resign), players and accounts."""

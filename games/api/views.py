@@ -1,0 +1,464 @@
+"""The games REST API (DESIGN.md, "REST API shape"). Views are thin: they parse the input with
+a serializer, call one service or selector and render the answer.
+
+The player is known by a signed cookie (games/api/identity.py); errors are JSON with a stable
+code (games/api/errors.py); starts and moves are throttled per player and per IP address
+(games/api/throttles.py); bodies are small (games/api/parsers.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth import authenticate
+from django.db.models import QuerySet
+from django.http import HttpRequest, JsonResponse
+from django.urls import Resolver404, resolve
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import selectors, services
+from games.api import identity
+from games.api.errors import error_body
+from games.api.parsers import body_size_check
+from games.api.serializers import (
+    AttemptStateSerializer,
+    AttemptSummarySerializer,
+    DailySerializer,
+    ErrorSerializer,
+    LoginInputSerializer,
+    MoveAnswerSerializer,
+    MoveInputSerializer,
+    PlayerSerializer,
+    PlayerUpdateSerializer,
+    PracticeInputSerializer,
+    RegisterInputSerializer,
+    parse_date,
+)
+from games.api.throttles import IPRateThrottle, PlayerRateThrottle
+from games.errors import ServiceError
+from games.models import Attempt, DailyChallenge, GameName, Player
+
+# -- the documented errors -------------------------------------------------------------------
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+E400 = _error("`malformed` (not JSON), `invalid` (missing, unexpected or wrong-typed fields).")
+E403_CSRF = _error(
+    "`csrf_failed`: a logged-in user's request without the X-CSRFToken header (see above)."
+)
+E404_DAILY = _error("`unknown_game`, or `daily_not_found` (no such daily, or a future date).")
+E404_ATTEMPT = _error("`attempt_not_found`.")
+E403_ATTEMPT = _error("`not_your_attempt`: the attempt is someone else's.")
+E413 = _error("`too_large`: the request body is larger than 16 KiB.")
+E429 = _error("`throttled`: too many requests; `retry_after` says how many seconds to wait.")
+
+GAME = OpenApiParameter(
+    "game", OpenApiTypes.STR, OpenApiParameter.PATH, enum=GameName.values,
+    description="munger or masterpiece (another name is 404 `unknown_game`).",
+)  # fmt: skip
+DATE = OpenApiParameter(
+    "date", OpenApiTypes.DATE, OpenApiParameter.PATH,
+    description="A UTC date, YYYY-MM-DD: today or a past day (another form is 400 `bad_date`).",
+)  # fmt: skip
+ATTEMPT_ID = OpenApiParameter("attempt_id", OpenApiTypes.INT, OpenApiParameter.PATH)
+
+COOKIE_NOTE = (
+    "The player is the one the `patience_player` cookie names (a guest is created and the "
+    "cookie set when there is none)."
+)
+
+
+class ApiView(identity.PlayerCookieMixin, APIView):
+    """The base of our views: the player cookie on the way out, throttles by scope, small
+    bodies. A view sets `throttle_scope` to be throttled."""
+
+    throttle_classes = [PlayerRateThrottle, IPRateThrottle]
+    throttle_scope: str | None = None
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        body_size_check(request)
+        super().initial(request, *args, **kwargs)
+
+
+def _your_attempt(daily: DailyChallenge, player: Player | None) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    mine = selectors.player_attempts(player=player).filter(challenge=daily)
+    attempt = mine.filter(ranked=True).first() or mine.first()
+    if attempt is None:
+        return None
+    return {"id": attempt.pk, "status": attempt.status, "ranked": attempt.ranked}
+
+
+def _daily(daily: DailyChallenge, player: Player | None) -> dict[str, Any]:
+    return {
+        **selectors.daily_summary(daily=daily, player=player),
+        "your_attempt": _your_attempt(daily, player),
+    }
+
+
+# -- dailies ---------------------------------------------------------------------------------
+
+
+class DailyListView(ApiView):
+    @extend_schema(
+        operation_id="dailies_today",
+        tags=["dailies"],
+        summary="Today's dailies",
+        description="One per game that has a daily today (UTC). Creates no player.",
+        responses={200: DailySerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        player = identity.current_player(request)
+        dailies = [_daily(daily, player) for daily in selectors.dailies_today()]
+        return Response(DailySerializer(dailies, many=True).data)
+
+
+class DailyDetailView(ApiView):
+    @extend_schema(
+        operation_id="daily_get",
+        tags=["dailies"],
+        summary="One daily",
+        description="Today's or a past day's daily; a future one is 404. Creates no player.",
+        parameters=[GAME, DATE],
+        responses={200: DailySerializer, 400: _error("`bad_date`."), 404: E404_DAILY},
+    )
+    def get(self, request: Request, game: str, date: str) -> Response:
+        daily = selectors.daily_get(game=game, date=parse_date(date))
+        return Response(DailySerializer(_daily(daily, identity.current_player(request))).data)
+
+
+class DailyAttemptsView(ApiView):
+    throttle_scope = "starts"
+
+    @extend_schema(
+        operation_id="daily_attempt_start",
+        tags=["play"],
+        summary="Start or resume your attempt at a daily",
+        description=(
+            "Today's daily is ranked (one attempt per player: starting again resumes it, from "
+            "any device); a past day's is practice, never ranked. The attempt counts as started "
+            "now, when the deal is first shown. No body. " + COOKIE_NOTE
+        ),
+        parameters=[GAME, DATE],
+        request=None,
+        responses={
+            201: OpenApiResponse(AttemptStateSerializer, description="A new attempt."),
+            200: OpenApiResponse(AttemptStateSerializer, description="Your attempt, resumed."),
+            400: _error("`bad_date`."),
+            403: E403_CSRF,
+            404: E404_DAILY,
+            413: E413,
+            429: E429,
+        },
+    )
+    def post(self, request: Request, game: str, date: str) -> Response:
+        daily = selectors.daily_get(game=game, date=parse_date(date))
+        player = identity.current_player(request, create=True)
+        attempt, created = services.attempt_start(player=player, daily=daily)
+        answer = services.attempt_answer(attempt)
+        return Response(
+            AttemptStateSerializer(answer).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class PracticeView(ApiView):
+    throttle_scope = "starts"
+
+    @extend_schema(
+        operation_id="practice_start",
+        tags=["play"],
+        summary="Practise on any seed",
+        description=(
+            "Starts (or resumes, while unfinished) a practice attempt on the deal of `seed`, "
+            "or of a random seed. Never ranked. " + COOKIE_NOTE
+        ),
+        request=PracticeInputSerializer,
+        responses={
+            201: OpenApiResponse(AttemptStateSerializer, description="A new practice attempt."),
+            200: OpenApiResponse(AttemptStateSerializer, description="Your practice, resumed."),
+            400: E400,
+            403: E403_CSRF,
+            413: E413,
+            429: E429,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = PracticeInputSerializer.parse(request.data)
+        seed = data.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(2**63)
+        player = identity.current_player(request, create=True)
+        attempt, created = services.attempt_start_practice(
+            player=player, game=data["game"], seed=seed
+        )
+        answer = services.attempt_answer(attempt)
+        return Response(
+            AttemptStateSerializer(answer).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+# -- attempts --------------------------------------------------------------------------------
+
+
+class AttemptDetailView(ApiView):
+    @extend_schema(
+        operation_id="attempt_get",
+        tags=["play"],
+        summary="Your attempt",
+        description="The position, the legal moves, the next seq, the status and times.",
+        parameters=[ATTEMPT_ID],
+        responses={200: AttemptStateSerializer, 403: E403_ATTEMPT, 404: E404_ATTEMPT},
+    )
+    def get(self, request: Request, attempt_id: int) -> Response:
+        attempt = selectors.attempt_get(
+            attempt_id=attempt_id, player=identity.player_or_nobody(request)
+        )
+        return Response(AttemptStateSerializer(services.attempt_answer(attempt)).data)
+
+
+class MoveView(ApiView):
+    throttle_scope = "moves"
+
+    @extend_schema(
+        operation_id="attempt_move",
+        tags=["play"],
+        summary="Play a move",
+        description=(
+            "The REST twin of the play socket. `seq` is the move's index in the history (the "
+            "`seq` of the last state). Sending a played seq again with the same move answers as "
+            "the first time and stores nothing (`replayed: true`). Guests need no CSRF token; "
+            "a logged-in user sends X-CSRFToken."
+        ),
+        parameters=[ATTEMPT_ID],
+        request=MoveInputSerializer,
+        responses={
+            200: MoveAnswerSerializer,
+            400: _error(
+                "`malformed` (not JSON), `invalid` (bad fields), `malformed_move` (not a move "
+                "token), `malformed_seq`."
+            ),
+            403: _error("`not_your_attempt`, or `csrf_failed`."),
+            404: E404_ATTEMPT,
+            409: _error(
+                "`wrong_seq` (not the next seq), `seq_taken` (another move was played at that "
+                "seq), `attempt_finished`, `history_full`; `expected_seq` says which is next."
+            ),
+            413: E413,
+            422: _error("`illegal_move`: the rules refuse it; `legal` lists the allowed moves."),
+            429: E429,
+        },
+    )
+    def post(self, request: Request, attempt_id: int) -> Response:
+        data = MoveInputSerializer.parse(request.data)
+        answer = services.attempt_play(
+            attempt_id=attempt_id, player=identity.player_or_nobody(request),
+            seq=data["seq"], move=data["move"],
+        )  # fmt: skip
+        return Response(MoveAnswerSerializer(answer).data)
+
+
+class ResignView(ApiView):
+    throttle_scope = "moves"
+
+    @extend_schema(
+        operation_id="attempt_resign",
+        tags=["play"],
+        summary="Give up",
+        description="Ends the attempt as abandoned (it keeps its cards on foundations). No body.",
+        parameters=[ATTEMPT_ID],
+        request=None,
+        responses={
+            200: AttemptStateSerializer,
+            403: _error("`not_your_attempt`, or `csrf_failed`."),
+            404: E404_ATTEMPT,
+            409: _error("`attempt_finished`."),
+            413: E413,
+            429: E429,
+        },
+    )
+    def post(self, request: Request, attempt_id: int) -> Response:
+        attempt = services.attempt_resign(
+            attempt_id=attempt_id, player=identity.player_or_nobody(request)
+        )
+        return Response(AttemptStateSerializer(services.attempt_answer(attempt)).data)
+
+
+# -- players ---------------------------------------------------------------------------------
+
+RECENT_ATTEMPTS = 5
+
+
+def _me(player: Player) -> dict[str, Any]:
+    return {
+        "display_name": player.display_name,
+        "username": player.user.get_username() if player.user_id else None,
+        "stats": selectors.player_stats(player=player),
+        "recent_attempts": list(selectors.player_attempts(player=player)[:RECENT_ATTEMPTS]),
+    }
+
+
+class MeView(ApiView):
+    @extend_schema(
+        operation_id="player_me",
+        tags=["players"],
+        summary="Your player",
+        description="Display name, account, stats and latest attempts. " + COOKIE_NOTE,
+        responses={200: PlayerSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        player = identity.current_player(request, create=True)
+        return Response(PlayerSerializer(_me(player)).data)
+
+    @extend_schema(
+        operation_id="player_me_update",
+        tags=["players"],
+        summary="Change your display name",
+        description=COOKIE_NOTE,
+        request=PlayerUpdateSerializer,
+        responses={
+            200: PlayerSerializer,
+            400: _error("`invalid`, or `bad_display_name` (length, characters, 'Guest ...')."),
+            403: E403_CSRF,
+            409: _error("`display_name_taken`."),
+            413: E413,
+        },
+    )
+    def patch(self, request: Request) -> Response:
+        data = PlayerUpdateSerializer.parse(request.data)
+        player = identity.current_player(request, create=True)
+        player = services.player_rename(player=player, display_name=data["display_name"])
+        return Response(PlayerSerializer(_me(player)).data)
+
+
+class AttemptPagination(PageNumberPagination):
+    page_size = 20
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class MyAttemptsView(identity.PlayerCookieMixin, generics.ListAPIView):
+    serializer_class = AttemptSummarySerializer
+    pagination_class = AttemptPagination
+
+    def get_queryset(self) -> QuerySet[Attempt]:
+        player = identity.current_player(self.request)
+        if player is None:
+            return Attempt.objects.none()
+        return selectors.player_attempts(player=player)
+
+    @extend_schema(
+        operation_id="player_me_attempts",
+        tags=["players"],
+        summary="Your attempts",
+        description="Newest first, ranked and practice. Creates no player (no cookie: empty).",
+        responses={200: AttemptSummarySerializer(many=True), 404: _error("`not_found`: no page.")},
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+# -- accounts --------------------------------------------------------------------------------
+
+
+class RegisterView(ApiView):
+    throttle_scope = "accounts"
+
+    @extend_schema(
+        operation_id="account_register",
+        tags=["accounts"],
+        summary="Create an account",
+        description=(
+            "Creates the account, logs in (session cookie) and links this browser's player to "
+            "it, so its attempts and streaks follow the account to other devices."
+        ),
+        request=RegisterInputSerializer,
+        responses={
+            201: PlayerSerializer,
+            400: _error("`invalid`: a username or password that does not fit."),
+            403: E403_CSRF,
+            409: _error("`username_taken`."),
+            413: E413,
+            429: E429,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = RegisterInputSerializer.parse(request.data)
+        user = identity.account_create(username=data["username"], password=data["password"])
+        player = identity.sign_in(request, user)
+        return Response(PlayerSerializer(_me(player)).data, status=status.HTTP_201_CREATED)
+
+
+class LoginView(ApiView):
+    throttle_scope = "accounts"
+
+    @extend_schema(
+        operation_id="account_login",
+        tags=["accounts"],
+        summary="Log in",
+        description=(
+            "Logs in (session cookie, and a new csrftoken cookie) and switches the player cookie "
+            "to the account's player; this browser's guest attempts move to it where they do "
+            "not clash."
+        ),
+        request=LoginInputSerializer,
+        responses={
+            200: PlayerSerializer,
+            400: _error("`invalid`, or `bad_credentials`."),
+            403: E403_CSRF,
+            413: E413,
+            429: E429,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = LoginInputSerializer.parse(request.data)
+        user = authenticate(request._request, username=data["username"],
+                            password=data["password"])  # fmt: skip
+        if user is None:
+            raise ServiceError("Wrong username or password.", code="bad_credentials")
+        player = identity.sign_in(request, user)
+        return Response(PlayerSerializer(_me(player)).data)
+
+
+class LogoutView(ApiView):
+    @extend_schema(
+        operation_id="account_logout",
+        tags=["accounts"],
+        summary="Log out",
+        description=(
+            "Ends the session and forgets the player cookie: the next request is a new guest. "
+            "Without a session (a guest), does nothing: the cookie is all that remembers them."
+        ),
+        request=None,
+        responses={204: None, 403: E403_CSRF},
+    )
+    def post(self, request: Request) -> Response:
+        identity.sign_out(request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# -- anything else under /api/ ---------------------------------------------------------------
+
+
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """A JSON 404 for paths under /api/ that no endpoint serves."""
+    detail = f"There is no endpoint at {request.path[:200]}."
+    if not request.path.endswith("/"):
+        try:
+            if resolve(request.path + "/").func is not api_not_found:
+                detail += f" Did you mean {request.path[:200]}/?"
+        except Resolver404:
+            pass
+    return JsonResponse(error_body("not_found", detail), status=404)
