@@ -20,9 +20,10 @@ from typing import Any
 WEIGHTS = {"search": 0.3, "length": 0.2, "greed": 0.25, "reach": 0.25}
 
 #: Score cut points between levels 1|2, 2|3, 3|4 and 4|5, per game.
+#: Measured with `benchmarks/solve.py GAME --seeds 1..200 --calibrate` (default par time).
 CUTS: dict[str, tuple[float, float, float, float]] = {
-    "munger": (0.35, 0.45, 0.55, 0.65),
-    "masterpiece": (0.35, 0.45, 0.55, 0.65),
+    "munger": (0.524, 0.583, 0.639, 0.674),
+    "masterpiece": (0.478, 0.517, 0.544, 0.588),
 }
 
 
