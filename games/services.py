@@ -157,12 +157,22 @@ def deal_reject(*, deal: Deal, by: Any = None) -> Deal:
     return deal
 
 
+def deal_set_notes(*, deal: Deal, notes: str) -> Deal:
+    """The curators' notes on a deal (free text); nothing else changes."""
+    deal.notes = notes.strip()
+    deal.save(update_fields=["notes"])
+    return deal
+
+
 # -- the daily schedule ----------------------------------------------------------------------
 
 
-def daily_schedule(*, game: str, date: dt.date, deal: Deal, by: Any = None) -> DailyChallenge:
+def daily_schedule(
+    *, game: str, date: dt.date, deal: Deal, by: Any = None, replace: bool = True
+) -> DailyChallenge:
     """Put `deal` on `date` for `game`, replacing the deal planned there if nobody has played
-    it yet. Only approved deals with a certificate can be scheduled."""
+    it yet. Only approved deals with a certificate can be scheduled. With `replace=False` a day
+    that has a daily keeps it and that daily is returned (the scheduler never overrides)."""
     game_check(game)
     if deal.game != game:
         raise Malformed(f"{deal} is not a {game} deal.", code="wrong_game")
@@ -175,7 +185,7 @@ def daily_schedule(*, game: str, date: dt.date, deal: Deal, by: Any = None) -> D
         daily = DailyChallenge.objects.select_for_update().filter(game=game, date=date).first()
         if daily is None:
             return DailyChallenge.objects.create(game=game, date=date, deal=deal, scheduled_by=by)
-        if daily.deal_id == deal.pk:
+        if daily.deal_id == deal.pk or not replace:
             return daily
         if daily.attempts.exists():
             raise Conflict("People have played this daily already; it cannot change.",

@@ -1,0 +1,10 @@
+"""Admin curation of Patience Daily (issue 4): deals (solve, approve, reject, schedule, the
+layout drawn as cards, the certificate replayed), the calendar of dailies, attempts (replay,
+disqualify) and players. Every write goes through `games.services`."""
+
+from .attempts import AttemptAdmin
+from .dailies import DailyChallengeAdmin
+from .deals import DealAdmin
+from .players import PlayerAdmin
+
+__all__ = ["AttemptAdmin", "DailyChallengeAdmin", "DealAdmin", "PlayerAdmin"]
