@@ -60,3 +60,14 @@ def test_api_docs_page_answers(client):
     response = client.get(reverse("api-docs"))
 
     assert response.status_code == 200
+    # Swagger UI comes from our own static files, so the docs work without the internet.
+    page = response.content.decode()
+    assert "swagger-ui-dist" in page and "cdn" not in page.lower()
+
+
+def test_api_docs_assets_are_served(client):
+    page = client.get(reverse("api-docs")).content.decode()
+    bundle = next(
+        part.split('"')[0] for part in page.split('src="')[1:] if "swagger-ui-bundle" in part
+    )
+    assert client.get(bundle).status_code == 200
