@@ -19,9 +19,13 @@ $(STAMP): requirements.txt
 	@touch $@
 
 # Serves HTTP and WebSocket on http://$(HOST):$(PORT) with the embedded defaults (SQLite,
-# in-memory channel layer, eager Celery) unless DATABASE_URL / REDIS_URL are set.
+# in-memory channel layer, eager Celery) unless DATABASE_URL / REDIS_URL are set. First it makes
+# sure today's and tomorrow's dailies exist, so you can play at once: on a fresh database that
+# deals and solves candidates (well under a minute: few candidates per day, the closest
+# difficulty if none fits the weekday, docs/scheduling.md); afterwards it keeps what is there.
 run: setup
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py schedule_dailies --days 2 --candidates 4
 	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT)
 
 # Pass extra pytest arguments with PYTEST_ARGS, e.g. make test PYTEST_ARGS="-k rules -x".

@@ -1,0 +1,266 @@
+"""Keeping the coming days supplied with dailies (docs/scheduling.md).
+
+`dailies_ensure` is what the hourly beat task (`tasks.ensure_dailies`), the `schedule_dailies`
+command and `make run` call. For each game and each of the next days (UTC) that has no daily,
+it takes, in this order:
+
+1. a deal from the pool whose difficulty fits the weekday: approved by an admin and never
+   scheduled first, then the scheduler's spares (solved candidates it dealt for another day);
+2. a new candidate: a random seed is dealt, solved here within a bounded time, and the first
+   one whose difficulty fits is approved by the system (`chosen_by_system`) and scheduled;
+3. after `CANDIDATES` new candidates without a fit, the solved deal of closest difficulty.
+
+It never replaces a daily (an admin's choice wins), never schedules an unsolvable or unknown
+deal, and keeps every candidate it dealt: unsolvable ones rejected, unknown ones as candidates
+(neither is tried again), solved ones as spares for other days. Two runs at once are safe: the
+chosen deal is locked while it is scheduled, and the unique (game, date) constraint lets only
+one daily in; the loser keeps the winner's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+
+from games import clock, services
+from games.errors import Conflict
+from games.models import DailyChallenge, Deal, GameName
+from games.tasks import deal_solve
+
+logger = logging.getLogger(__name__)
+
+#: The difficulty levels (1 easy .. 5 hard) that suit each weekday, Monday = 0: easy early in
+#: the week, hard at the weekend.
+WEEKDAY_DIFFICULTY: dict[int, tuple[int, ...]] = {
+    0: (1, 2),  # Monday
+    1: (2,),  # Tuesday
+    2: (2, 3),  # Wednesday
+    3: (3,),  # Thursday
+    4: (3, 4),  # Friday
+    5: (4, 5),  # Saturday
+    6: (4, 5),  # Sunday
+}
+
+#: Seconds the solver may spend on one new candidate, deciding and par search together.
+SOLVE_SECONDS: dict[str, float] = {GameName.MUNGER: 10.0, GameName.MASTERPIECE: 2.0}
+#: Seconds of par search within that; None leaves the solver's default (docs/solver.md).
+PAR_SECONDS: dict[str, float | None] = {GameName.MUNGER: None, GameName.MASTERPIECE: None}
+#: New candidates dealt for one day before settling for the closest difficulty.
+CANDIDATES = 12
+#: While none of them was solvable, dealing goes on up to this many; past it the day stays
+#: empty until the next run (a third of random Munger deals are winnable, most Masterpiece ones).
+CANDIDATES_MAX = 40
+#: The note on the deals the scheduler dealt; it reuses the solved ones on other days.
+SCHEDULER_NOTE = "Dealt by the daily scheduler."
+
+KEPT, REUSED, DEALT, CLOSEST, EMPTY = "kept", "reused", "dealt", "closest", "empty"
+
+
+# -- choosing: pure functions ---------------------------------------------------------------
+
+
+def difficulty_targets(date: dt.date) -> tuple[int, ...]:
+    """The difficulty levels that suit `date`'s weekday.
+
+    >>> difficulty_targets(dt.date(2026, 11, 30))  # a Monday
+    (1, 2)
+    """
+    return WEEKDAY_DIFFICULTY[date.weekday()]
+
+
+def difficulty_distance(difficulty: int | None, date: dt.date) -> int:
+    """How many levels `difficulty` lies from the nearest level that suits `date` (0: it
+    fits). A deal without a difficulty is as far as can be."""
+    if difficulty is None:
+        return 5
+    return min(abs(difficulty - target) for target in difficulty_targets(date))
+
+
+def difficulty_fits(difficulty: int | None, date: dt.date) -> bool:
+    return difficulty_distance(difficulty, date) == 0
+
+
+def deal_is_ready(deal: Deal) -> bool:
+    """Solved with a certificate and not rejected: the scheduler may approve and schedule it."""
+    return (
+        deal.solver_status == Deal.SolverStatus.SOLVED
+        and deal.par is not None
+        and deal.curation != Deal.Curation.REJECTED
+    )
+
+
+def deals_ranked(deals: Iterable[Deal], date: dt.date) -> list[Deal]:
+    """The ready deals, best first for `date`: closest difficulty, then an admin's approval
+    before the scheduler's spares, then the oldest."""
+    ready = [deal for deal in deals if deal_is_ready(deal)]
+    return sorted(
+        ready,
+        key=lambda deal: (
+            difficulty_distance(deal.difficulty, date),
+            deal.curation != Deal.Curation.APPROVED,
+            deal.pk or 0,
+        ),
+    )
+
+
+def seed_new(game: str) -> int:
+    """A random seed for a new candidate of `game` (the tests feed known seeds instead)."""
+    return secrets.randbelow(2**63)
+
+
+# -- what a run did -------------------------------------------------------------------------
+
+
+@dataclass
+class DayOutcome:
+    """What `dailies_ensure` did for one game on one date.
+
+    `action` is one of: kept (the day had a daily: an admin's, or an earlier or concurrent
+    run's), reused (a deal from the pool fit), dealt (a new candidate fit), closest (no fit:
+    the closest difficulty), empty (nothing solvable was found; the next run tries again).
+    """
+
+    game: str
+    date: dt.date
+    action: str
+    deal: Deal | None = None
+    dealt: int = 0  # new candidates dealt for this day
+    published: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "date": self.date.isoformat(),
+            "action": self.action,
+            "deal_id": self.deal.pk if self.deal else None,
+            "difficulty": self.deal.difficulty if self.deal else None,
+            "dealt": self.dealt,
+        }
+
+
+# -- the service ----------------------------------------------------------------------------
+
+
+def dailies_ensure(
+    *, days: int = 7, today: dt.date | None = None, candidates: int = CANDIDATES
+) -> list[DayOutcome]:
+    """Make sure each game has a daily, with an approved and certified deal, on each of the
+    `days` UTC dates from `today` (the server's today by default). Days that have one keep it.
+    Returns an outcome per date and game, in that order."""
+    start = today or clock.today()
+    outcomes = []
+    for offset in range(days):
+        date = start + dt.timedelta(days=offset)
+        for game in GameName.values:
+            outcome = daily_ensure(game=game, date=date, candidates=candidates)
+            logger.info("%s %s: %s %s", date, game, outcome.action,
+                        outcome.deal.pk if outcome.deal else "-")  # fmt: skip
+            outcomes.append(outcome)
+    return outcomes
+
+
+def daily_ensure(*, game: str, date: dt.date, candidates: int = CANDIDATES) -> DayOutcome:
+    """One game and one date of `dailies_ensure`."""
+    kept = _kept(game, date)
+    if kept is not None:
+        return kept
+
+    for deal in deals_ranked(_pool(game), date):
+        if not difficulty_fits(deal.difficulty, date):
+            break  # ranked by distance: none of the rest fits either
+        outcome = _take(deal, game=game, date=date, action=REUSED)
+        if outcome is not None:
+            return outcome
+
+    dealt = solved = 0
+    while dealt < candidates or (solved == 0 and dealt < CANDIDATES_MAX):
+        kept = _kept(game, date, dealt=dealt)  # filled meanwhile by an admin or another run
+        if kept is not None:
+            return kept
+        dealt += 1
+        deal = _candidate_deal(game)
+        if deal is None or not _candidate_solve(deal):
+            continue
+        solved += 1
+        if difficulty_fits(deal.difficulty, date):
+            outcome = _take(deal, game=game, date=date, action=DEALT, dealt=dealt)
+            if outcome is not None:
+                return outcome
+
+    for deal in deals_ranked(_pool(game), date):
+        outcome = _take(deal, game=game, date=date, action=CLOSEST, dealt=dealt)
+        if outcome is not None:
+            return outcome
+    logger.error("no solvable %s deal among %d candidates for %s", game, dealt, date)
+    return DayOutcome(game, date, EMPTY, dealt=dealt)
+
+
+def _kept(game: str, date: dt.date, *, dealt: int = 0) -> DayOutcome | None:
+    daily = DailyChallenge.objects.select_related("deal").filter(game=game, date=date).first()
+    if daily is None:
+        return None
+    return DayOutcome(game, date, KEPT, daily.deal, dealt=dealt, published=daily.published)
+
+
+def _pool(game: str) -> QuerySet[Deal]:
+    """Solved deals of `game` never scheduled: approved ones, and the scheduler's spares."""
+    return (
+        Deal.objects.filter(game=game, solver_status=Deal.SolverStatus.SOLVED, par__isnull=False)
+        .filter(
+            Q(curation=Deal.Curation.APPROVED)
+            | Q(curation=Deal.Curation.CANDIDATE, notes=SCHEDULER_NOTE)
+        )
+        .filter(dailies__isnull=True)
+        .defer("certificate", "solver_stats")
+    )
+
+
+def _candidate_deal(game: str) -> Deal | None:
+    try:
+        return services.deal_create(game=game, seed=seed_new(game), notes=SCHEDULER_NOTE)
+    except Conflict:  # dealt before: that deal is not tried again
+        return None
+
+
+def _candidate_solve(deal: Deal) -> bool:
+    """Solve a new candidate here and now; reject it if it cannot be won. True if solved."""
+    status = deal_solve(deal_id=deal.pk, time_limit=SOLVE_SECONDS[deal.game],
+                        par_time=PAR_SECONDS[deal.game])  # fmt: skip
+    deal.refresh_from_db()
+    if status == Deal.SolverStatus.UNSOLVABLE:
+        services.deal_reject(deal=deal)
+    return status == Deal.SolverStatus.SOLVED and deal_is_ready(deal)
+
+
+class _DayFilled(Exception):
+    """The day got a daily between our look and our write: roll back the approval."""
+
+
+def _take(deal: Deal, *, game: str, date: dt.date, action: str,
+          dealt: int = 0) -> DayOutcome | None:  # fmt: skip
+    """Approve (if need be) and schedule `deal` on `date`, under a lock on the deal. Returns
+    None if the deal was scheduled elsewhere meanwhile (try another), the outcome otherwise;
+    a day filled meanwhile is kept as it is."""
+    try:
+        with transaction.atomic():
+            deal = Deal.objects.select_for_update().get(pk=deal.pk)
+            if not deal_is_ready(deal) or deal.dailies.exists():
+                return None
+            if deal.curation != Deal.Curation.APPROVED:
+                deal = services.deal_approve(deal=deal, system=True)
+            daily = services.daily_schedule(game=game, date=date, deal=deal, replace=False)
+            if daily.deal_id != deal.pk:
+                raise _DayFilled
+    except (IntegrityError, _DayFilled):  # the unique (game, date) constraint, or seen above
+        kept = _kept(game, date, dealt=dealt)
+        if kept is None:
+            raise
+        return kept
+    return DayOutcome(game, date, action, deal, dealt=dealt)

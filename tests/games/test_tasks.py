@@ -1,0 +1,353 @@
+"""The Celery tasks: solve_deal and ensure_dailies, inline (eager) and on a real worker.
+
+Inline tests force eager mode on the app, since with REDIS_URL set the app sends to Redis. The
+worker tests (`redis` and `postgres` marks) start `celery worker` in a subprocess pointed at the
+test database and a queue of their own, and watch the database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import connection
+
+from config.celery import app
+from games import clock, scheduling, services, tasks
+from games.engine.solver import SolveResult
+from games.errors import Conflict
+from games.models import DailyChallenge, Deal
+from games.services import STALE_CLAIM
+from games.tasks import ensure_dailies, solve_deal
+from tests.games import factories
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLVE_FAST = 0.5  # seconds: the deals below decide in milliseconds; par takes the rest
+
+
+@pytest.fixture
+def eager() -> Iterator[None]:
+    """Tasks run inline in this process, whatever REDIS_URL says."""
+    before = app.conf.task_always_eager, app.conf.task_eager_propagates
+    app.conf.task_always_eager = app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = before
+
+
+@pytest.fixture
+def solver_calls(monkeypatch) -> list[str]:
+    calls: list[str] = []
+    real = tasks.solve
+
+    def counted(game, deal_string, **budget):
+        calls.append(game)
+        return real(game, deal_string, **budget)
+
+    monkeypatch.setattr(tasks, "solve", counted)
+    return calls
+
+
+def pending(game: str = "masterpiece", seed: int = 1) -> Deal:
+    return services.deal_create(game=game, seed=seed)
+
+
+# -- solve_deal, inline -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_solve_deal_stores_a_verified_certificate(eager):
+    deal = pending("munger", 11)
+
+    assert solve_deal.delay(deal.pk, SOLVE_FAST).get() == "solved"
+
+    deal.refresh_from_db()
+    assert deal.solver_status == "solved" and deal.certificate
+    assert deal.par == len(deal.certificate) and 1 <= deal.difficulty <= 5
+    assert deal.solve_started_at is not None and deal.solved_at is not None
+
+
+@pytest.mark.django_db
+def test_a_second_delivery_is_skipped_and_stores_nothing(eager, solver_calls):
+    deal = pending()
+    assert solve_deal.delay(deal.pk, SOLVE_FAST).get() == "solved"
+    first = Deal.objects.values().get(pk=deal.pk)
+
+    assert solve_deal.delay(deal.pk, SOLVE_FAST).get() == "skipped"
+
+    assert Deal.objects.values().get(pk=deal.pk) == first
+    assert solver_calls == ["masterpiece"]
+
+
+@pytest.mark.django_db
+def test_a_deal_being_solved_elsewhere_is_skipped(eager, solver_calls):
+    deal = pending()
+    assert services.deal_claim_for_solving(deal_id=deal.pk)  # another worker has it
+
+    assert solve_deal.delay(deal.pk, SOLVE_FAST).get() == "skipped"
+
+    assert Deal.objects.get(pk=deal.pk).solver_status == "solving"
+    assert solver_calls == []
+
+
+@pytest.mark.django_db
+def test_a_stale_claim_is_reclaimed(eager, travel):
+    deal = pending()
+    claimed_at = dt.datetime(2026, 11, 30, 9, 0, tzinfo=dt.UTC)
+    travel(claimed_at)
+    assert services.deal_claim_for_solving(deal_id=deal.pk)  # ... by a worker that died
+    travel(claimed_at + STALE_CLAIM + dt.timedelta(seconds=1))
+
+    assert solve_deal.delay(deal.pk, SOLVE_FAST).get() == "solved"
+
+    deal.refresh_from_db()
+    assert deal.solver_status == "solved" and deal.solve_started_at == clock.now()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("approve", [False, True])
+def test_a_decided_deal_is_skipped(eager, solver_calls, approve):
+    deal = factories.certified_deal("masterpiece", 1, approve=approve)
+    before = Deal.objects.values().get(pk=deal.pk)
+
+    assert solve_deal.delay(deal.pk).get() == "skipped"
+
+    assert Deal.objects.values().get(pk=deal.pk) == before
+    assert solver_calls == []
+
+
+@pytest.mark.django_db
+def test_a_certificate_the_verifier_refuses_is_stored_as_unknown(eager, monkeypatch):
+    deal = pending("munger", 11)
+    bogus = SolveResult("solved", moves=["T1>F", "W>T9"], par=2, difficulty=1,
+                        stats={"nodes": 1})  # fmt: skip
+    monkeypatch.setattr(tasks, "solve", lambda *args, **kwargs: bogus)
+
+    assert solve_deal.delay(deal.pk).get() == "unknown"
+
+    deal.refresh_from_db()
+    assert (deal.solver_status, deal.certificate, deal.par, deal.difficulty) == (
+        "unknown", [], None, None)  # fmt: skip
+    with pytest.raises(Conflict):
+        services.deal_approve(deal=deal, system=True)
+
+
+@pytest.mark.django_db
+def test_the_soft_time_limit_stores_unknown(eager, monkeypatch):
+    deal = pending("munger", 11)
+
+    def interrupted(*args, **kwargs):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(tasks, "solve", interrupted)
+
+    assert solve_deal.delay(deal.pk).get() == "unknown"
+
+    deal.refresh_from_db()
+    assert deal.solver_status == "unknown" and deal.certificate == []
+    assert deal.solver_stats == {"stopped_by": "task time limit"}
+
+
+@pytest.mark.django_db
+def test_the_soft_time_limit_stops_a_longer_job_after_storing_unknown(monkeypatch):
+    deal = pending("munger", 11)
+
+    def interrupted(*args, **kwargs):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(tasks, "solve", interrupted)
+
+    with pytest.raises(SoftTimeLimitExceeded):
+        tasks.deal_solve(deal_id=deal.pk)
+
+    assert Deal.objects.get(pk=deal.pk).solver_status == "unknown"
+
+
+def test_solve_deal_has_soft_and_hard_time_limits():
+    assert (
+        solve_deal.soft_time_limit == tasks.SOFT_LIMIT < solve_deal.time_limit == tasks.HARD_LIMIT
+    )
+    assert tasks.SOLVE_SECONDS < tasks.SOFT_LIMIT
+    assert solve_deal.acks_late
+    assert ensure_dailies.soft_time_limit < ensure_dailies.time_limit <= 3600
+
+
+@pytest.mark.django_db(transaction=True)
+def test_asking_for_a_solve_sends_the_task_after_commit(eager):
+    deal = pending()
+
+    services.deal_request_solve(deal=deal, time_limit=SOLVE_FAST)
+
+    deal.refresh_from_db()
+    assert deal.solver_status == "solved" and deal.certificate
+
+
+# -- ensure_dailies and the beat, inline -------------------------------------------------------
+
+
+def fitting_pool(dates: list[dt.date]) -> dict[tuple[str, dt.date], Deal]:
+    """One approved deal per game and date, rated to fit the date's weekday."""
+    pool = {}
+    seeds = {"munger": iter(factories.SOLVABLE_SEEDS["munger"]),
+             "masterpiece": iter(factories.SOLVABLE_SEEDS["masterpiece"])}  # fmt: skip
+    for date in dates:
+        for game in ("munger", "masterpiece"):
+            deal = factories.certified_deal(game, next(seeds[game]))
+            fit = scheduling.difficulty_targets(date)[0]
+            Deal.objects.filter(pk=deal.pk).update(difficulty=fit)
+            pool[game, date] = deal
+    return pool
+
+
+@pytest.mark.django_db
+def test_ensure_dailies_schedules_the_coming_days(eager, travel):
+    travel(dt.datetime(2026, 12, 2, 8, 0, tzinfo=dt.UTC))
+    dates = [dt.date(2026, 12, 2), dt.date(2026, 12, 3)]
+    pool = fitting_pool(dates)
+
+    done = ensure_dailies.delay(days=2).get()
+
+    assert [(row["game"], row["date"], row["action"], row["deal_id"]) for row in done] == [
+        (game, date.isoformat(), "reused", pool[game, date].pk)
+        for date in dates for game in ("munger", "masterpiece")
+    ]  # fmt: skip
+    assert DailyChallenge.objects.count() == 4
+    assert ensure_dailies.delay(days=2).get()[0]["action"] == "kept"
+
+
+@pytest.mark.django_db
+def test_ensure_dailies_stopped_by_its_time_limit_ends_quietly(eager, monkeypatch):
+    def interrupted(**kwargs):
+        raise SoftTimeLimitExceeded()
+
+    monkeypatch.setattr(scheduling, "dailies_ensure", interrupted)
+
+    assert ensure_dailies.delay(days=7).get() == []
+
+
+def test_the_beat_runs_ensure_dailies_every_hour_in_utc():
+    entry = app.conf.beat_schedule["ensure-dailies"]
+
+    assert entry["task"] == ensure_dailies.name == "games.tasks.ensure_dailies"
+    assert entry["kwargs"] == {"days": 7}
+    schedule = entry["schedule"]
+    assert schedule.minute == {0} and schedule.hour == set(range(24))
+    assert schedule.day_of_week == set(range(7))
+    assert app.conf.timezone == "UTC" and app.conf.enable_utc
+    assert entry["options"]["expires"] < 3600
+
+
+# -- a real worker on Redis -----------------------------------------------------------------
+
+
+def database_url() -> str:
+    """The URL of the test database pytest-django created (STACK-NOTES, trap 10)."""
+    db = connection.settings_dict
+    auth = quote(db["USER"] or "", safe="")
+    if db["PASSWORD"]:
+        auth += ":" + quote(db["PASSWORD"], safe="")
+    host = db["HOST"] or "127.0.0.1"
+    port = f":{db['PORT']}" if db["PORT"] else ""
+    return f"postgres://{auth}@{host}{port}/{db['NAME']}"
+
+
+@pytest.fixture(scope="module")
+def worker(request, django_db_setup, tmp_path_factory) -> Iterator[str]:
+    """A `celery worker` on the test database, consuming a queue no one else uses; the tests'
+    tasks are sent there. Stopped before the test database is dropped."""
+    if not (os.environ.get("REDIS_URL") and connection.vendor == "postgresql"):
+        pytest.skip("needs REDIS_URL and PostgreSQL")  # the marks skip first, with reasons
+    queue = f"patience-test-{uuid.uuid4().hex[:12]}"
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
+             "--concurrency=1", "-l", "warning", "-Q", queue, "-n", f"{queue}@%h",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    default_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue  # what .delay() sends to, in this process
+    try:
+        deadline = time.monotonic() + 30
+        while not app.control.ping(destination=[f"{queue}@{socket.gethostname()}"], timeout=0.5):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the worker did not start:\n{log.read_text()}")
+        yield queue
+    finally:
+        app.conf.task_default_queue = default_queue
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
+def wait_for(condition, *, timeout: float = 60, what: str = "the worker") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} did not finish within {timeout:g} s")
+        time.sleep(0.2)
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_solves_a_deal_sent_to_it(worker):
+    deal = pending("munger", 11)
+
+    sent = solve_deal.delay(deal.pk, 5)
+
+    def solved() -> bool:
+        deal.refresh_from_db()
+        return deal.solver_status == "solved"
+
+    wait_for(solved, what="solve_deal")
+    assert deal.certificate and deal.par == len(deal.certificate)
+    assert sent.get(timeout=30) == "solved"
+    assert solve_deal.delay(deal.pk, 5).get(timeout=30) == "skipped"  # a second delivery
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_solves_what_an_admin_asks_for_after_commit(worker):
+    deal = pending("masterpiece", 4)
+
+    services.deal_request_solve(deal=deal, time_limit=5)  # sent on commit (autocommit here)
+
+    wait_for(lambda: Deal.objects.get(pk=deal.pk).solver_status == "solved", what="solve_deal")
+    assert Deal.objects.get(pk=deal.pk).certificate
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_runs_ensure_dailies(worker):
+    today = clock.today()
+    dates = [today, today + dt.timedelta(days=1)]
+    pool = fitting_pool(dates)
+
+    sent = ensure_dailies.delay(days=2)
+
+    wait_for(lambda: DailyChallenge.objects.count() == 4, what="ensure_dailies")
+    assert sent.get(timeout=30)  # finished, with its outcomes
+    for (game, date), deal in pool.items():
+        daily = DailyChallenge.objects.get(game=game, date=date)
+        assert daily.deal_id == deal.pk and daily.published
