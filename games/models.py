@@ -6,6 +6,7 @@ Plain models; the rules that change them live in `services.py`, the queries in `
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import (
     MaxValueValidator,
     MinLengthValidator,
@@ -21,6 +22,18 @@ from games.engine import GAMES
 RULES_VERSION = 1
 DEAL_LENGTH = 52 * 3 - 1  # 52 two-character codes and 51 spaces
 SEED_MAX = 2**64 - 1
+
+
+def seed_validator(value: str) -> None:
+    """Seeds are stored as their decimal digits: 0 to 2^64 - 1 does not fit a signed 64-bit
+    column, and SQLite rounds decimals to 15 digits."""
+    if not (isinstance(value, str) and value.isdigit() and value == str(int(value))
+            and int(value) <= SEED_MAX):  # fmt: skip
+        raise ValidationError(f"A seed is a whole number from 0 to {SEED_MAX}.")
+
+
+def seed_text(seed: int | None) -> str | None:
+    return None if seed is None else str(int(seed))
 
 
 class GameName(models.TextChoices):
@@ -47,9 +60,8 @@ class Deal(models.Model):
         REJECTED = "rejected"
 
     game = models.CharField(max_length=16, choices=GameName.choices)
-    seed = models.DecimalField(
-        max_digits=20, decimal_places=0, null=True, blank=True,
-        validators=[MinValueValidator(0), MaxValueValidator(SEED_MAX)],
+    seed = models.CharField(
+        max_length=20, null=True, blank=True, validators=[seed_validator],
         help_text="The seed the deal came from (docs/deals.md); empty for a pasted deal.",
     )  # fmt: skip
     deal = models.CharField(max_length=DEAL_LENGTH, help_text="The deal string (RULES.md).")
@@ -174,7 +186,7 @@ class Attempt(models.Model):
     challenge = models.ForeignKey(
         DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="attempts"
     )
-    seed = models.DecimalField(max_digits=20, decimal_places=0, null=True, blank=True)
+    seed = models.CharField(max_length=20, null=True, blank=True, validators=[seed_validator])
     deal = models.CharField(max_length=DEAL_LENGTH, help_text="The deal played, as dealt.")
     ranked = models.BooleanField(default=False)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import secrets
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -29,6 +28,7 @@ from games.models import (
     GameName,
     Player,
     display_name_validator,
+    seed_text,
 )
 
 MOVE_TOKEN_MAX = 8  # the longest token, "FC>T7" or "M8>M1", has 5 characters
@@ -66,7 +66,7 @@ def deal_create(
     try:
         with transaction.atomic():
             return Deal.objects.create(
-                game=game, seed=Decimal(seed) if seed is not None else None, deal=text,
+                game=game, seed=seed_text(seed), deal=text,
                 notes=notes,
             )  # fmt: skip
     except IntegrityError:  # created meanwhile by someone else
@@ -301,6 +301,11 @@ def attempt_answer(attempt: Attempt, *, upto: int | None = None, revealed: list[
     )  # fmt: skip
 
 
+def _dealt_foundation_cards(game: str, deal: str) -> int:
+    """Cards on the foundations before any move (Masterpiece's four Aces)."""
+    return game_class(game).from_deal(deal).foundation_cards
+
+
 def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bool]:
     """Start, or resume, this player's attempt at a daily: ranked today, practice on a past
     day; a future daily is not found. Returns (attempt, created)."""
@@ -323,6 +328,7 @@ def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bo
                 attempt = Attempt.objects.create(
                     player=player, game=daily.game, challenge=daily, seed=daily.deal.seed,
                     deal=daily.deal.deal, ranked=ranked, started_at=clock.now(),
+                    foundation_cards=_dealt_foundation_cards(daily.game, daily.deal.deal),
                 )  # fmt: skip
         except IntegrityError:  # the same player started it at the same moment elsewhere
             return Attempt.objects.get(player=player, challenge=daily, ranked=True), False
@@ -337,14 +343,14 @@ def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Att
     except MalformedError as exc:
         raise Malformed(str(exc), code="bad_seed") from None
     existing = Attempt.objects.filter(
-        player=player, game=game, challenge__isnull=True, seed=Decimal(seed),
+        player=player, game=game, challenge__isnull=True, seed=seed_text(seed),
         status=Attempt.Status.PLAYING,
     ).first()  # fmt: skip
     if existing is not None:
         return existing, False
     attempt = Attempt.objects.create(
-        player=player, game=game, seed=Decimal(seed), deal=text, ranked=False,
-        started_at=clock.now(),
+        player=player, game=game, seed=seed_text(seed), deal=text, ranked=False,
+        started_at=clock.now(), foundation_cards=_dealt_foundation_cards(game, text),
     )  # fmt: skip
     return attempt, True
 
@@ -449,10 +455,17 @@ def attempt_resign(*, attempt_id: int, player: Player) -> Attempt:
 
 
 def _verify(attempt: Attempt) -> bool:
-    """Recompute the result by replaying the whole stored history from the deal string."""
-    result = replay(attempt.game, attempt.deal, attempt.moves)
+    """Recompute the result by replaying the whole stored history from the deal string (the
+    daily's own deal for a daily), and compare it with what is stored."""
+    try:
+        result = replay(attempt.game, attempt.deal, attempt.moves)
+    except MalformedError:
+        result = None
+    dealt = attempt.challenge is None or attempt.challenge.deal.deal == attempt.deal
     ok = (
-        result.valid
+        result is not None
+        and dealt
+        and result.valid
         and result.moves == attempt.move_count
         and result.foundation_cards == attempt.foundation_cards
         and result.won == (attempt.status == Attempt.Status.WON)

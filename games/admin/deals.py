@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import admin, messages
@@ -181,7 +180,7 @@ class DealAdmin(CurationAdmin):
             return queryset, False
         found = Q(notes__icontains=term)
         if term.isdigit() and len(term) <= 20:
-            found |= Q(seed=Decimal(term))
+            found |= Q(seed=str(int(term)))
             if int(term) < 2**63:
                 found |= Q(pk=int(term))
         tokens = term.split()

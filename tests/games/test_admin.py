@@ -132,7 +132,7 @@ def test_add_a_deal_by_seed(admin_client):
 
     deal = Deal.objects.get()
     assert response.status_code == 302 and response.url == url("deal_change", deal.pk)
-    assert (deal.game, deal.seed, deal.deal) == ("munger", 77, deal_for_seed("munger", 77))
+    assert (deal.game, deal.seed, deal.deal) == ("munger", "77", deal_for_seed("munger", 77))
     assert deal.curation == Deal.Curation.CANDIDATE
 
 

@@ -213,7 +213,7 @@ def test_candidates_are_dealt_until_one_fits_and_the_others_are_kept(travel, dea
 
     assert (outcome.action, outcome.dealt) == (DEALT, 4)
     chosen = outcome.deal
-    assert chosen.seed == 33 and chosen.difficulty == 1 and chosen.certificate
+    assert chosen.seed == "33" and chosen.difficulty == 1 and chosen.certificate
     assert chosen.curation == "approved" and chosen.chosen_by_system
     assert chosen.curated_by is None and chosen.notes == scheduling.SCHEDULER_NOTE
     assert DailyChallenge.objects.get(game="munger", date=MONDAY).deal == chosen
@@ -232,7 +232,7 @@ def test_without_a_fit_the_closest_solved_difficulty_is_taken(travel, dealer):
     outcome = scheduling.daily_ensure(game="masterpiece", date=MONDAY, candidates=4)
 
     assert (outcome.action, outcome.dealt) == (CLOSEST, 4)
-    assert outcome.deal.seed == 8 and outcome.deal.difficulty == 3
+    assert outcome.deal.seed == "8" and outcome.deal.difficulty == 3
     assert outcome.deal.chosen_by_system
     assert list(dealer.queue["masterpiece"]) == [10]  # it stopped after 4 candidates
 
@@ -245,7 +245,7 @@ def test_an_unknown_or_unsolvable_deal_is_never_taken(travel, dealer):
     outcome = scheduling.daily_ensure(game="munger", date=MONDAY, candidates=2)
 
     # None of the first two was solvable: dealing went on until one was.
-    assert (outcome.action, outcome.dealt, outcome.deal.seed) == (CLOSEST, 5, 33)
+    assert (outcome.action, outcome.dealt, outcome.deal.seed) == (CLOSEST, 5, "33")
     assert outcome.deal.solver_status == "solved"
 
 
@@ -270,7 +270,7 @@ def test_a_seed_dealt_before_is_not_tried_again(travel, dealer):
 
     outcome = scheduling.daily_ensure(game="masterpiece", date=MONDAY)
 
-    assert (outcome.action, outcome.deal.seed, outcome.dealt) == (DEALT, 8, 2)
+    assert (outcome.action, outcome.deal.seed, outcome.dealt) == (DEALT, "8", 2)
     assert dealer.solved == [("masterpiece", deal("masterpiece", 8))]
     # An admin's own candidate waits for the admin: it is not part of the scheduler's pool.
     assert Deal.objects.get(seed=1).curation == "candidate"

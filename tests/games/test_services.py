@@ -368,3 +368,26 @@ def test_two_clients_playing_at_once_keep_one_consistent_history() -> None:
     # Each seq was stored exactly once; the other client got the same answer back.
     for seq in range(10):
         assert sorted([outcomes[0][seq], outcomes[1][seq]]) == ["replayed", "stored"]
+
+
+def test_the_largest_seeds_are_stored_exactly(alice) -> None:
+    # Seeds go up to 2^64 - 1: more than a signed 64-bit column, and SQLite rounds decimals.
+    for seed in (2**64 - 1, 2**63 + 12345, 10**15 + 1):
+        deal = services.deal_create(game="masterpiece", seed=seed)
+        deal.refresh_from_db()
+        assert deal.seed == str(seed) and deal.deal == new_game("masterpiece", seed=seed).deal
+        attempt, _ = services.attempt_start_practice(player=alice, game="munger", seed=seed)
+        attempt.refresh_from_db()
+        assert attempt.seed == str(seed)
+
+
+def test_verification_refuses_a_daily_attempt_whose_deal_was_swapped(alice) -> None:
+    daily = factories.daily("masterpiece")
+    attempt, _ = services.attempt_start(player=alice, daily=daily)
+    assert services.attempt_verify(attempt=attempt)
+    Attempt.objects.filter(pk=attempt.pk).update(deal=new_game("masterpiece", seed=99).deal)
+    attempt.refresh_from_db()
+    assert not services.attempt_verify(attempt=attempt)
+    Attempt.objects.filter(pk=attempt.pk).update(deal="garbage")
+    attempt.refresh_from_db()
+    assert not services.attempt_verify(attempt=attempt)
