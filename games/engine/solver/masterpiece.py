@@ -17,14 +17,17 @@ from typing import Any
 
 from ..cards import RANK, SUIT
 from ..masterpiece import Masterpiece
+from .rules import SolverRules
 
 ROW = (*(f"M{k}" for k in range(1, 9)), "A1", "A2")
 MAIN = range(8)
 AUX = (8, 9)
 
 
-class MasterpieceRules:
+class MasterpieceRules(SolverRules):
     """Solver view of a Masterpiece game, played in place on an engine object."""
+
+    game: Masterpiece
 
     #: The par search: (method, weight, share of the remaining par time), in turn. Plain A*
     #: (weight 1) usually finishes here, proving the par optimal.
@@ -34,10 +37,9 @@ class MasterpieceRules:
         """`plain=True` turns every dominance off (for the tests that check them);
         `ordered=True` sorts the moves by the lower bound of where they lead (one move of
         look-ahead), which finds a first line fast and short, at twice the cost per position."""
-        self.game = game
+        super().__init__(game)
         self.plain = plain
         self.ordered = ordered
-        self.decode = Masterpiece.DECODE
 
     def _fits_foundation(self, card: int) -> bool:
         g = self.game
@@ -90,29 +92,6 @@ class MasterpieceRules:
                 moved = True
 
     # -- search interface -----------------------------------------------------------------
-
-    def start(self) -> tuple[tuple[str, ...], list[Any]]:
-        return self.play(())
-
-    def play(self, move: tuple[str, ...]) -> tuple[tuple[str, ...], list[Any]]:
-        g = self.game
-        decode = self.decode
-        records = []
-        for token in move:
-            op = decode[token]
-            records.append(op[0](g, op[1], op[2]))
-        tokens = list(move)
-        self._auto(tokens, records)
-        return tuple(tokens), records
-
-    def unplay(self, undo: tuple[tuple[str, ...], list[Any]]) -> None:
-        g = self.game
-        for record in reversed(undo[1]):
-            record[0](g, record)
-
-    def won(self) -> bool:
-        f = self.game.foundation
-        return f[0] + f[1] + f[2] + f[3] == 52
 
     def lower_bound(self) -> int:
         """One move per card off the foundations, plus one more for every card that must

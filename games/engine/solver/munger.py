@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Illegal
 from ..cards import RANK, RED, SUIT
 from ..munger import Munger
+from .rules import SolverRules
 
 KING = 13
 OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # per suit C D H S: the red or black pair
@@ -54,8 +54,10 @@ def _fits(card: int, on: int) -> bool:
     return RANK[on] == RANK[card] + 1 and RED[on] != RED[card]
 
 
-class MungerRules:
+class MungerRules(SolverRules):
     """Solver view of a Munger game (full knowledge), played in place on an engine object."""
+
+    game: Munger
 
     #: The par search: (method, weight, share of the remaining par time), in turn. Measured on
     #: seeds 1..200, branch and bound after a quick weighted A* gives the shortest pars.
@@ -67,11 +69,10 @@ class MungerRules:
     ) -> None:  # fmt: skip
         """`plain=True` turns every dominance off (for the tests that check them): no forced
         moves, every part of every run, every empty column, every pull-down on its own."""
-        self.game = game
+        super().__init__(game)
         self.shortest = shortest or plain
         self.partial_runs = partial_runs or plain
         self.plain = plain
-        self.decode = Munger.DECODE
 
     # -- dominance ------------------------------------------------------------------------
 
@@ -116,44 +117,6 @@ class MungerRules:
                         moved = True
 
     # -- search interface -----------------------------------------------------------------
-
-    def start(self) -> tuple[tuple[str, ...], list[Any]]:
-        return self.play(())
-
-    def play(self, move: Move) -> tuple[Move, list[Any]]:
-        g = self.game
-        decode = self.decode
-        records = []
-        for token in move:
-            op = decode[token]
-            records.append(op[0](g, op[1], op[2]))
-        tokens = list(move)
-        self._auto(tokens, records)
-        return tuple(tokens), records
-
-    def _playable(self, move: Move) -> bool:
-        """Whether every token of a composite move is legal in turn (then taken back)."""
-        g = self.game
-        records = []
-        try:
-            for token in move:
-                op = self.decode[token]
-                records.append(op[0](g, op[1], op[2]))
-            return True
-        except Illegal:
-            return False
-        finally:
-            for record in reversed(records):
-                record[0](g, record)
-
-    def unplay(self, undo: tuple[Move, list[Any]]) -> None:
-        g = self.game
-        for record in reversed(undo[1]):
-            record[0](g, record)
-
-    def won(self) -> bool:
-        f = self.game.foundation
-        return f[0] + f[1] + f[2] + f[3] == 52
 
     def lower_bound(self) -> int:
         """One move per card off the foundations and per stock card (its draw), one more per
@@ -279,7 +242,7 @@ class MungerRules:
                     composites: list[Move] = []
                     for move in self._onto_columns(card, head, first_empty, []):
                         self._cover(card, move, composites, {s})
-                    pull.extend(m for m in composites if self._playable(m))
+                    pull.extend(m for m in composites if self.playable(m))
 
         return (
             to_foundation + uncover_for_foundation + reveal + empty_column + rest
