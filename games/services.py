@@ -75,14 +75,17 @@ def deal_create(
 
 def deal_request_solve(*, deal: Deal, time_limit: float | None = None) -> Deal:
     """Ask the background solver for this deal; the task is sent after commit. A deal being
-    solved is left alone, and an approved deal keeps its certificate."""
+    solved is left alone (unless its claim is stale: the worker died), and an approved deal
+    keeps its certificate."""
     from games.tasks import solve_deal
 
     if deal.curation == Deal.Curation.APPROVED:
         raise Conflict("This deal is approved; its certificate stays.", code="deal_approved")
+    working = Q(solver_status=Deal.SolverStatus.SOLVING,
+                solve_started_at__gte=clock.now() - STALE_CLAIM)  # fmt: skip
     updated = (
         Deal.objects.filter(pk=deal.pk)
-        .exclude(solver_status=Deal.SolverStatus.SOLVING)
+        .exclude(working)
         .exclude(curation=Deal.Curation.APPROVED)
         .update(solver_status=Deal.SolverStatus.PENDING, solve_requested_at=clock.now())
     )

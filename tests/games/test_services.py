@@ -391,3 +391,17 @@ def test_verification_refuses_a_daily_attempt_whose_deal_was_swapped(alice) -> N
     Attempt.objects.filter(pk=attempt.pk).update(deal="garbage")
     attempt.refresh_from_db()
     assert not services.attempt_verify(attempt=attempt)
+
+
+def test_solve_now_restarts_a_deal_whose_worker_died(
+    travel, django_capture_on_commit_callbacks
+) -> None:
+    deal = services.deal_create(game="munger", seed=5)
+    Deal.objects.filter(pk=deal.pk).update(solver_status="solving", solve_started_at=clock.now())
+    with django_capture_on_commit_callbacks() as sent:
+        services.deal_request_solve(deal=deal)
+    assert sent == [] and Deal.objects.get(pk=deal.pk).solver_status == "solving"
+    travel(clock.now() + services.STALE_CLAIM + dt.timedelta(seconds=1))
+    with django_capture_on_commit_callbacks() as sent:
+        services.deal_request_solve(deal=deal)
+    assert len(sent) == 1 and Deal.objects.get(pk=deal.pk).solver_status == "pending"
