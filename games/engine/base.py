@@ -279,22 +279,26 @@ class Game:
 
 
 def build_tables(
-    game: type[Game], decode: dict[str, tuple[Apply, int, int]], never_legal: Iterable[str]
+    game: type[Game], rule_for: Callable[[str, str], tuple[Apply, int, int] | str]
 ) -> None:
-    """Fill a game class's move tables from its decode table.
-
-    Every pair of a source and a destination name must be decoded, so a token is malformed
-    exactly when it names no pile pair of the game.
-    """
+    """Fill a game class's move tables: `rule_for(source, destination)` gives, for every pair of
+    pile names, either the rule function and pile indices of that move or, for a move that no
+    position ever allows, the reason. So a token is malformed exactly when it names no pile pair
+    of the game, and well formed but illegal when its rule says no."""
+    decode: dict[str, tuple[Apply, int, int]] = {}
+    never_legal = set()
     for source in game.SOURCES:
         for destination in game.DESTINATIONS:
             token = f"{source}>{destination}"
-            if token not in decode:
-                raise AssertionError(f"{game.name}: {token} is not decoded")
+            rule = rule_for(source, destination)
+            if isinstance(rule, str):
+                decode[token] = (never(rule), 0, 0)
+                never_legal.add(token)
+            else:
+                decode[token] = rule
     game.DECODE = decode
     game.MOVES = {token: Move(*token.split(">")) for token in decode}
-    skip = set(never_legal)
-    game.CANDIDATES = tuple(game.MOVES[t] for t in sorted(decode) if t not in skip)
+    game.CANDIDATES = tuple(game.MOVES[t] for t in sorted(decode) if t not in never_legal)
 
 
 # -- helpers for the games' text forms and messages --------------------------------------

@@ -17,7 +17,6 @@ from .base import (
     Record,
     build_tables,
     check_52_cards,
-    never,
     position_segments,
     rank_word,
 )
@@ -323,42 +322,28 @@ class Masterpiece(Game):
         return "\n".join(lines)
 
 
-def _decode() -> tuple[dict[str, tuple[Apply, int, int]], list[str]]:
-    decode: dict[str, tuple[Apply, int, int]] = {}
-    never_legal: list[str] = []
-
-    def no(token: str, reason: str) -> None:
-        decode[token] = (never(reason), 0, 0)
-        never_legal.append(token)
-
-    for source in Masterpiece.SOURCES:
-        for dest in Masterpiece.DESTINATIONS:
-            token = f"{source}>{dest}"
-            r = ROW_NAMES.index(source) if source != "C" else -1
-            if dest in ("A1", "A2"):
-                no(token, "nothing is ever placed on an auxiliary row (rules 5 and 6)")
-            elif source == dest:
-                no(token, f"{source} cannot move onto itself")
-            elif dest == "C":
-                decode[token] = (Masterpiece._row_to_cellar, r, 0)
-            elif dest == "F":
-                if source == "C":
-                    decode[token] = (Masterpiece._cellar_to_foundation, 0, 0)
-                elif r in AUX:
-                    no(
-                        token,
-                        "an auxiliary row's card reaches a foundation only through a main row "
-                        "or the cellar (rule 10)",
-                    )
-                else:
-                    decode[token] = (Masterpiece._main_to_foundation, r, 0)
-            else:
-                j = ROW_NAMES.index(dest)
-                if source == "C":
-                    decode[token] = (Masterpiece._cellar_to_main, 0, j)
-                else:
-                    decode[token] = (Masterpiece._row_to_main, r, j)
-    return decode, never_legal
+def _rule(source: str, dest: str) -> tuple[Apply, int, int] | str:
+    """The rule function of the move `source>dest`, or why no position allows it."""
+    r = ROW_NAMES.index(source) if source != "C" else -1
+    if dest in ("A1", "A2"):
+        return "nothing is ever placed on an auxiliary row (rules 5 and 6)"
+    if source == dest:
+        return f"{source} cannot move onto itself"
+    if dest == "C":
+        return (Masterpiece._row_to_cellar, r, 0)
+    if dest == "F":
+        if source == "C":
+            return (Masterpiece._cellar_to_foundation, 0, 0)
+        if r in AUX:
+            return (
+                "an auxiliary row's card reaches a foundation only through a main row or the "
+                "cellar (rule 10)"
+            )
+        return (Masterpiece._main_to_foundation, r, 0)
+    j = ROW_NAMES.index(dest)
+    if source == "C":
+        return (Masterpiece._cellar_to_main, 0, j)
+    return (Masterpiece._row_to_main, r, j)
 
 
-build_tables(Masterpiece, *_decode())
+build_tables(Masterpiece, _rule)

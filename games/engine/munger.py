@@ -16,7 +16,6 @@ from .base import (
     Record,
     build_tables,
     check_52_cards,
-    never,
     position_segments,
     rank_word,
     suit_word,
@@ -381,50 +380,33 @@ class Munger(Game):
         return "\n".join(lines)
 
 
-def _decode() -> tuple[dict[str, tuple[Apply, int, int]], list[str]]:
-    decode: dict[str, tuple[Apply, int, int]] = {}
-    never_legal: list[str] = []
-
-    def no(token: str, reason: str) -> None:
-        decode[token] = (never(reason), 0, 0)
-        never_legal.append(token)
-
-    for source in Munger.SOURCES:
-        for dest in Munger.DESTINATIONS:
-            token = f"{source}>{dest}"
-            if dest in ("R", "S") or (dest == "W" and source != "S"):
-                no(token, f"nothing is ever placed on the {_pile_word(dest)} (rule 11)")
-            elif source == "S":
-                if dest == "W":
-                    decode[token] = (Munger._draw, 0, 0)
-                else:
-                    no(token, "the stock deals only to the waste, with S>W (rule 5)")
-            elif source.startswith("F"):
-                if dest == "F":
-                    no(token, "a foundation card goes back only to the tableau (rule 6)")
-                else:
-                    decode[token] = (
-                        Munger._foundation_to_column, SUITS.index(source[1]), int(dest[1]) - 1
-                    )  # fmt: skip
-            elif source in SINGLE_PILES:
-                a = SINGLE_PILES.index(source)
-                if dest == "F":
-                    decode[token] = (Munger._single_to_foundation, a, 0)
-                else:
-                    decode[token] = (Munger._single_to_column, a, int(dest[1]) - 1)
-            else:
-                i = int(source[1]) - 1
-                if dest == "F":
-                    decode[token] = (Munger._column_to_foundation, i, 0)
-                elif dest == source:
-                    no(token, "a column cannot move onto itself")
-                else:
-                    decode[token] = (Munger._column_to_column, i, int(dest[1]) - 1)
-    return decode, never_legal
+def _rule(source: str, dest: str) -> tuple[Apply, int, int] | str:
+    """The rule function of the move `source>dest`, or why no position allows it."""
+    if dest in ("R", "S") or (dest == "W" and source != "S"):
+        return f"nothing is ever placed on the {_pile_word(dest)} (rule 11)"
+    if source == "S":
+        if dest == "W":
+            return (Munger._draw, 0, 0)
+        return "the stock deals only to the waste, with S>W (rule 5)"
+    if source.startswith("F"):
+        if dest == "F":
+            return "a foundation card goes back only to the tableau (rule 6)"
+        return (Munger._foundation_to_column, SUITS.index(source[1]), int(dest[1]) - 1)
+    if source in SINGLE_PILES:
+        a = SINGLE_PILES.index(source)
+        if dest == "F":
+            return (Munger._single_to_foundation, a, 0)
+        return (Munger._single_to_column, a, int(dest[1]) - 1)
+    i = int(source[1]) - 1
+    if dest == "F":
+        return (Munger._column_to_foundation, i, 0)
+    if dest == source:
+        return "a column cannot move onto itself"
+    return (Munger._column_to_column, i, int(dest[1]) - 1)
 
 
 def _pile_word(name: str) -> str:
     return {"W": "waste", "R": "reserve", "S": "stock"}[name]
 
 
-build_tables(Munger, *_decode())
+build_tables(Munger, _rule)
