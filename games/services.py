@@ -17,6 +17,7 @@ from django.db.models import Q
 
 from games import clock
 from games.engine import Game, MalformedError, game_class, replay
+from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
 from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
 from games.models import (
@@ -140,22 +141,21 @@ def deal_approve(*, deal: Deal, by: Any = None, system: bool = False) -> Deal:
     if not deal.certificate or deal.solver_status != Deal.SolverStatus.SOLVED:
         raise Conflict("Only a solved deal with a certificate can be approved.",
                        code="not_certified")  # fmt: skip
-    deal.curation = Deal.Curation.APPROVED
-    deal.curated_by = by
-    deal.curated_at = clock.now()
-    deal.chosen_by_system = system
-    deal.save(update_fields=["curation", "curated_by", "curated_at", "chosen_by_system"])
-    return deal
+    return _curate(deal, Deal.Curation.APPROVED, by=by, system=system)
 
 
 def deal_reject(*, deal: Deal, by: Any = None) -> Deal:
     if deal.dailies.exists():
         raise Conflict("This deal is scheduled; unschedule it before rejecting it.",
                        code="deal_scheduled")  # fmt: skip
-    deal.curation = Deal.Curation.REJECTED
+    return _curate(deal, Deal.Curation.REJECTED, by=by, system=False)
+
+
+def _curate(deal: Deal, curation: str, *, by: Any, system: bool) -> Deal:
+    deal.curation = curation
     deal.curated_by = by
     deal.curated_at = clock.now()
-    deal.chosen_by_system = False
+    deal.chosen_by_system = system
     deal.save(update_fields=["curation", "curated_by", "curated_at", "chosen_by_system"])
     return deal
 
@@ -425,8 +425,6 @@ def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> Pla
 
 
 def _codes(cards: tuple[int, ...]) -> list[str]:
-    from games.engine.cards import TEXT
-
     return [TEXT[c] for c in cards]
 
 

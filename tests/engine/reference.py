@@ -384,13 +384,8 @@ class ReferenceGame:
         return self.foundation_cards() == 52
 
 
-def reference_replay(game: str, deal: str, moves: list[str]) -> dict:
-    g = ReferenceGame(game, deal)
-    error_index = None
-    for index, token in enumerate(moves):
-        if not g.play(token):
-            error_index = index
-            break
+def reference_verdict_of(g: ReferenceGame, error_index: int | None = None) -> dict:
+    """The verdict on the position `g` reached, in `reference_replay`'s form."""
     return {
         "valid": error_index is None,
         "won": g.won(),
@@ -399,6 +394,16 @@ def reference_replay(game: str, deal: str, moves: list[str]) -> dict:
         "legal": g.legal(),
         "error_index": error_index,
     }
+
+
+def reference_replay(game: str, deal: str, moves: list[str]) -> dict:
+    g = ReferenceGame(game, deal)
+    error_index = None
+    for index, token in enumerate(moves):
+        if not g.play(token):
+            error_index = index
+            break
+    return reference_verdict_of(g, error_index)
 
 
 def reference_legal_moves(game: str, deal: str, moves: list[str]) -> list[str]:

@@ -31,6 +31,7 @@ from tests.engine.reference import (
     ReferenceGame,
     reference_legal_moves,
     reference_replay,
+    reference_verdict_of,
 )
 
 SEEDS = range(40)
@@ -61,17 +62,6 @@ def engine_verdict(game: str, deal_string: str, history: list[str]) -> dict:
         # Not re-sorted: RULES.md says the list is sorted as plain strings, so order counts too.
         "legal": texts,
         "error_index": None if r.error is None else r.error.index,
-    }
-
-
-def reference_verdict_of(g: ReferenceGame, error_index: int | None = None) -> dict:
-    return {
-        "valid": error_index is None,
-        "won": g.won(),
-        "moves": g.moves,
-        "foundation_cards": g.foundation_cards(),
-        "legal": g.legal(),
-        "error_index": error_index,
     }
 
 

@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,7 +106,7 @@ def solve(
     stats["first_length"] = len(first)
     stats["par_length"] = len(best)
     stats["par_optimal"] = optimal
-    stats.update(difficulty_inputs(start, best, decided))
+    stats.update(difficulty_inputs(start, best))
     stats["seconds"] = round(time.perf_counter() - clock, 4)
     return SolveResult(
         SOLVED, best, par=len(best), difficulty=difficulty_of(start.name, stats), stats=stats
@@ -162,7 +161,7 @@ def _shorten(
     )
 
 
-def difficulty_inputs(start: Game, line: list[str], decided: Outcome) -> dict[str, Any]:
+def difficulty_inputs(start: Game, line: list[str]) -> dict[str, Any]:
     """What the difficulty formula reads, besides the search effort (docs/solver.md).
 
     Walks the par line token by token on a plain game; wherever the line continues with one of
@@ -216,6 +215,3 @@ def greedy_reach(start: Game, limit: int = 400) -> int:
         else:
             break
     return game.foundation_cards
-
-
-Solver = Callable[..., SolveResult]
