@@ -20,9 +20,12 @@ from games.models import Deal
 
 logger = logging.getLogger(__name__)
 
-#: Seconds the solver may think about one deal, and the task's soft and hard limits.
+#: Seconds the solver may think about one deal by default, and at most when asked for more;
+#: the task's soft and hard limits leave room for the longest allowed solve (they are a safety
+#: net: the solver stops at its own budget).
 SOLVE_SECONDS = 60
-SOFT_LIMIT = SOLVE_SECONDS + 60
+SOLVE_SECONDS_MAX = 600
+SOFT_LIMIT = SOLVE_SECONDS_MAX + 60
 HARD_LIMIT = SOFT_LIMIT + 30
 
 #: Limits of one scheduling run: the beat starts one every hour, and a run that is still going
@@ -46,7 +49,7 @@ def deal_solve(
     deal = Deal.objects.get(pk=deal_id)
     try:
         result = solve(
-            deal.game, deal.deal, time_limit=min(time_limit or SOLVE_SECONDS, SOLVE_SECONDS * 10),
+            deal.game, deal.deal, time_limit=min(time_limit or SOLVE_SECONDS, SOLVE_SECONDS_MAX),
             par_time=par_time,
         )  # fmt: skip
     except SoftTimeLimitExceeded:
