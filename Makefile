@@ -3,39 +3,62 @@
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
+PIP_INSTALL := $(PY) -m pip install --quiet --disable-pip-version-check
+# Two stamps: what production runs (requirements.txt) and the development tools on top of it
+# (requirements-dev.txt includes requirements.txt, so its stamp depends on both files).
 STAMP := $(VENV)/.requirements.stamp
+DEV_STAMP := $(VENV)/.requirements-dev.stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup setup-dev run test lint check-deploy bench clean
 
-# Re-installs only when requirements.txt is newer than the stamp, so a second run is instant.
+# Re-installs only when a requirements file is newer than its stamp, so a second run is instant.
 setup: $(STAMP)
+
+setup-dev: $(DEV_STAMP)
 
 $(STAMP): requirements.txt
 	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PIP_INSTALL) -r requirements.txt
+	@touch $@
+
+$(DEV_STAMP): requirements.txt requirements-dev.txt
+	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
+	$(PIP_INSTALL) -r requirements-dev.txt
 	@touch $@
 
 # Serves HTTP and WebSocket on http://$(HOST):$(PORT) with the embedded defaults (SQLite,
-# in-memory channel layer, eager Celery) unless DATABASE_URL / REDIS_URL are set. First it makes
-# sure today's and tomorrow's dailies exist, so you can play at once: on a fresh database that
-# deals and solves candidates (well under a minute: few candidates per day, the closest
-# difficulty if none fits the weekday, docs/scheduling.md); afterwards it keeps what is there.
+# in-memory channel layer, eager Celery) unless DATABASE_URL / REDIS_URL are set. It collects
+# the static files first, since outside DEBUG the app serves the hashed copies that collectstatic
+# makes (a missing manifest entry is an error). Then it makes sure today's and tomorrow's dailies
+# exist, so you can play at once: on a fresh database that deals and solves candidates (well
+# under a minute: few candidates per day, the closest difficulty if none fits the weekday,
+# docs/scheduling.md); afterwards it keeps what is there.
 run: setup
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py schedule_dailies --days 2 --candidates 4
 	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT)
 
 # Pass extra pytest arguments with PYTEST_ARGS, e.g. make test PYTEST_ARGS="-k rules -x".
-test: setup
+test: setup-dev
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-lint: setup
+lint: setup-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+
+# Before shipping: the deployment files' tests (compose spec, Dockerfile, .env.example; no
+# Docker engine needed), then Django's deployment checklist with production-like settings. The
+# secret is a throwaway made for this one command; nothing is served.
+check-deploy: setup-dev
+	$(PY) -m pytest tests/deploy
+	DEBUG=false ALLOWED_HOSTS=patience.example CSRF_TRUSTED_ORIGINS=https://patience.example \
+	SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+	$(PY) manage.py check --deploy --fail-level WARNING
 
 # The figures of docs/: replay speed (seconds), then the solver tables (about half an hour).
 bench: setup
