@@ -12,27 +12,31 @@ notation, legal moves, play and undo, the player's view and replay verification.
 1
 """
 
-from .base import Game
+from .base import BLOCKED, PLAYING, WON, Game
 from .cards import CARDS, Card
 from .errors import EngineError, IllegalMoveError, MalformedError
 from .masterpiece import Masterpiece
-from .moves import UNDO, Move
+from .moves import UNDO, LegalMove, Move
 from .munger import Munger
 from .registry import GAMES, deal, game_class, new_game
 from .replay import ReplayError, ReplayResult, replay, replay_game
 
 __all__ = [
+    "BLOCKED",
     "CARDS",
     "GAMES",
     "UNDO",
+    "WON",
     "Card",
     "EngineError",
     "Game",
     "IllegalMoveError",
+    "LegalMove",
     "MalformedError",
     "Masterpiece",
     "Move",
     "Munger",
+    "PLAYING",
     "ReplayError",
     "ReplayResult",
     "deal",

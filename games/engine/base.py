@@ -14,9 +14,15 @@ from typing import Any, ClassVar, TypeVar
 from .cards import CARDS, TEXT, Card, card_name
 from .deals import check_seed, format_deal, parse_deal_cards, shuffled_deck
 from .errors import IllegalMoveError, MalformedError
-from .moves import UNDO, UNDO_TEXT, Move
+from .moves import UNDO, UNDO_TEXT, LegalMove, Move
 
 G = TypeVar("G", bound="Game")
+
+#: What `Game.outcome` answers: all 52 cards are up; no card move is legal (only `U` may be);
+#: or neither.
+WON = "won"
+BLOCKED = "blocked"
+PLAYING = "playing"
 
 #: An undo record: `(revert, revealed_card_or_-1, ...)`; `revert(game, record)` restores.
 Record = tuple[Any, ...]
@@ -56,6 +62,8 @@ class Game:
     DECODE: ClassVar[dict[str, tuple[Apply, int, int]]]
     #: The card moves that may be legal somewhere, sorted by text: what `legal_moves` tries.
     CANDIDATES: ClassVar[tuple[Move, ...]]
+    #: Those of the candidates whose destination is a foundation, in the same order.
+    FOUNDATION_MOVES: ClassVar[tuple[Move, ...]]
     MOVES: ClassVar[dict[str, Move]]
 
     history: list[str]
@@ -198,20 +206,24 @@ class Game:
         self.history.append(UNDO_TEXT)
         return ()
 
-    def push_many(self, moves: Iterable[Move | str]) -> None:
-        for move in moves:
-            self.push(move)
+    def _try(self, text: str) -> Record | None:
+        """Play a well-formed card move if the rules allow it: its undo record (the caller
+        takes it back with `record[0](game, record)`), or None, having changed nothing."""
+        op = self.DECODE[text]
+        try:
+            return op[0](self, op[1], op[2])
+        except Illegal:
+            return None
 
     def is_legal(self, move: Move | str) -> bool:
+        """Whether `move` (a `Move` or a token) may be played now; False for a malformed one."""
         text = move if isinstance(move, str) else move.text
         if text == UNDO_TEXT:
             return bool(self._records)
-        op = self.DECODE.get(text)
-        if op is None:
+        if text not in self.DECODE:
             return False
-        try:
-            record = op[0](self, op[1], op[2])
-        except Illegal:
+        record = self._try(text)
+        if record is None:
             return False
         record[0](self, record)
         return True
@@ -220,14 +232,98 @@ class Game:
         """Every card move the rules allow now, sorted by text (`U` is never listed)."""
         legal = []
         for move in self.CANDIDATES:
-            op = self.DECODE[move.text]
-            try:
-                record = op[0](self, op[1], op[2])
-            except Illegal:
-                continue
-            record[0](self, record)
-            legal.append(move)
+            record = self._try(move.text)
+            if record is not None:
+                record[0](self, record)
+                legal.append(move)
         return legal
+
+    def legal_moves_carrying(self) -> list[LegalMove]:
+        """`legal_moves()`, each with what it carries: the face-up card that leads what moves
+        and how many cards move. A card the player cannot see is never named: a Munger draw
+        carries `card=None`.
+
+        >>> from games.engine import new_game
+        >>> [m.to_json() for m in new_game("munger", seed=1).legal_moves_carrying()][:2]
+        [{'move': 'R>F', 'card': 'AH', 'count': 1}, {'move': 'S>W', 'card': None, 'count': 1}]
+        """
+        legal = []
+        for move in self.CANDIDATES:
+            record = self._try(move.text)
+            if record is not None:
+                card, count = self._carried(move, record)
+                record[0](self, record)
+                legal.append(LegalMove(move.text, None if card < 0 else TEXT[card], count))
+        return legal
+
+    def _carried(self, move: Move, record: Record) -> tuple[int, int]:
+        """Just after `move` was played (its undo `record` not yet applied): the card that
+        leads what moved, or -1 when the player may not see it, and how many cards moved."""
+        raise NotImplementedError
+
+    def finishing_line(self) -> list[str] | None:
+        """Tokens that take every card still in play to the foundations with foundation moves
+        only (destination `F`), or None when there is no such line or the game is already won.
+
+        The line plays, again and again, the first legal move to a foundation (on a copy: this
+        game does not change). Should that get stuck, the other first moves are tried too: in
+        Masterpiece the first card up fixes the direction (rule 9), so it matters which it is.
+        In Munger no line exists while the stock or a face-down card remains (a line must not
+        depend on cards the player has not seen).
+        """
+        if self.is_won() or not self._may_finish():
+            return None
+        game = self.copy()
+        firsts = [m.text for m in self.FOUNDATION_MOVES if game.is_legal(m)]
+        for first in firsts:
+            line = game._greedy_finish(first)
+            if line is not None:
+                return line
+        return None
+
+    def _may_finish(self) -> bool:
+        """False when no finishing line can exist here, whatever the cards (a quick check)."""
+        return True
+
+    def _greedy_finish(self, first: str) -> list[str] | None:
+        """Play `first`, then the first legal foundation move until won or stuck; take every
+        move back again. The line if it wins, else None."""
+        records = []
+        line = [first]
+        record = self._try(first)
+        assert record is not None
+        records.append(record)
+        try:
+            while not self.is_won():
+                for move in self.FOUNDATION_MOVES:
+                    record = self._try(move.text)
+                    if record is not None:
+                        records.append(record)
+                        line.append(move.text)
+                        break
+                else:
+                    return None
+            return line
+        finally:
+            for record in reversed(records):
+                record[0](self, record)
+
+    def outcome(self) -> str:
+        """`WON` (all 52 cards on the foundations), `BLOCKED` (not won, and no card move is
+        legal; `U` may still be) or `PLAYING`. Stops at the first legal card move it finds.
+
+        >>> from games.engine import new_game
+        >>> new_game("masterpiece", seed=1).outcome()
+        'playing'
+        """
+        if self.is_won():
+            return WON
+        for move in self.CANDIDATES:
+            record = self._try(move.text)
+            if record is not None:
+                record[0](self, record)
+                return PLAYING
+        return BLOCKED
 
     @property
     def deal(self) -> str | None:
@@ -299,6 +395,7 @@ def build_tables(
     game.DECODE = decode
     game.MOVES = {token: Move(*token.split(">")) for token in decode}
     game.CANDIDATES = tuple(game.MOVES[t] for t in sorted(decode) if t not in never_legal)
+    game.FOUNDATION_MOVES = tuple(m for m in game.CANDIDATES if m.destination == "F")
 
 
 # -- helpers for the games' text forms and messages --------------------------------------

@@ -22,6 +22,7 @@ from .base import (
 )
 from .cards import RANK, SUIT, SUITS, TEXT, Card
 from .errors import MalformedError
+from .moves import Move
 
 MAIN_ROWS = 8
 ROW_NAMES = (*(f"M{k}" for k in range(1, MAIN_ROWS + 1)), "A1", "A2")
@@ -193,13 +194,27 @@ class Masterpiece(Game):
         self.cellar = -1
         self.foundation[SUIT[card]] += 1
         old, self.direction = self.direction, direction
-        return (Masterpiece._revert_cellar_to_foundation, -1, card, old)
+        return (Masterpiece._revert_cellar_to_foundation, -1, -1, card, old)
 
     def _revert_cellar_to_foundation(self, record: Record) -> None:
-        card = record[2]
+        card = record[3]
         self.foundation[SUIT[card]] -= 1
-        self.direction = record[3]
+        self.direction = record[4]
         self.cellar = card
+
+    # -- what a legal move carries, finishing lines --------------------------------------
+
+    def _carried(self, move: Move, record: Record) -> tuple[int, int]:
+        destination = move.destination
+        if destination == "F":
+            return record[3], 1  # a move to a foundation records its card at index 3
+        if destination == "C":
+            return self.cellar, 1
+        return self.rows[ROW_NAMES.index(destination)][-1], 1
+
+    def _may_finish(self) -> bool:
+        # Auxiliary-row cards never go straight to a foundation (rule 10).
+        return not self.rows[8] and not self.rows[9]
 
     # -- outcome and invariants ---------------------------------------------------------
 

@@ -13,6 +13,7 @@ Move.from_text('T3>T5')
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import MalformedError
 
@@ -56,6 +57,25 @@ class Move:
 
 
 UNDO = Move(UNDO_TEXT)
+
+
+@dataclass(frozen=True, slots=True)
+class LegalMove:
+    """A legal card move and what it carries: `card`, the code of the face-up card that leads
+    what moves (None when the player may not see it: a Munger draw), and `count`, how many
+    cards move (more than one only for a Munger run).
+
+    >>> LegalMove("T2>T5", "9H", 3).to_json()
+    {'move': 'T2>T5', 'card': '9H', 'count': 3}
+    """
+
+    move: str
+    card: str | None
+    count: int
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"move": ..., "card": ..., "count": ...}`, for the API and the play protocol."""
+        return {"move": self.move, "card": self.card, "count": self.count}
 
 
 def split_moves(moves: str | list[str] | tuple[str, ...]) -> list[str]:

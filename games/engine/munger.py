@@ -22,6 +22,7 @@ from .base import (
 )
 from .cards import RANK, RED, SUIT, SUITS, TEXT, Card
 from .errors import MalformedError
+from .moves import Move
 
 COLUMNS = 7
 KING = 13
@@ -240,6 +241,21 @@ class Munger(Game):
             f"{'black' if RED[dest] else 'red'} {rank_word(RANK[dest] - 1)} "
             f"that {TEXT[dest]} needs (rules 8 and 9)"
         )
+
+    # -- what a legal move carries, finishing lines --------------------------------------
+
+    def _carried(self, move: Move, record: Record) -> tuple[int, int]:
+        if move.source == "S":
+            return -1, 1  # the drawn card was face down until now: never named
+        if move.destination == "F":
+            return record[3], 1  # a move to a foundation records its card at index 3
+        column = self.tableau[int(move.destination[1]) - 1]
+        count = record[4] if move.source[0] == "T" else 1
+        return column[-count], count
+
+    def _may_finish(self) -> bool:
+        # Foundation moves alone never draw and never play a card the player has not seen.
+        return not self.stock and not any(self.hidden)
 
     # -- outcome and invariants ---------------------------------------------------------
 

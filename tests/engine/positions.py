@@ -1,11 +1,60 @@
-"""Hand-built deals shared by the engine tests: won games whose winning line is known."""
+"""Hand-built deals and positions shared by the engine tests.
+
+Won games whose winning line is known, and builders of position texts that name only the piles
+a test is about (`munger_position`, `masterpiece_position`).
+"""
 
 from __future__ import annotations
 
-from games.engine.cards import TEXT
+from games.engine import Munger
 
+RANKS = "A23456789TJQK"
+#: The deck in a fixed order: AC 2C .. KC AD .. KD AH .. KH AS .. KS.
+DECK = tuple(rank + suit for suit in "CDHS" for rank in RANKS)
 #: Every card in foundation order for building up: AC 2C .. KC AD .. KS.
-UP_ORDER = [TEXT[i] for i in range(52)]
+UP_ORDER = list(DECK)
+MUNGER_COLUMNS = tuple(f"T{k}" for k in range(1, 8))
+MASTERPIECE_ROWS = (*(f"M{k}" for k in range(1, 9)), "A1", "A2")
+
+
+def on_foundations(tops: str) -> set[str]:
+    """The cards on the foundations whose tops are `tops` (C D H S order, `-` for empty)."""
+    cards = set()
+    for suit, top in zip("CDHS", tops.split(), strict=True):
+        if top != "-":
+            cards.update(r + suit for r in RANKS[: RANKS.index(top[0]) + 1])
+    return cards
+
+
+def munger_position(
+    *, F: str = "- - - -", R: str = "", W: str = "", S: str = "", rest: str = "R", **columns: str
+) -> Munger:
+    """A Munger position from the piles given (bottom to top; for S the last card is drawn next).
+
+    Every card not named goes, in deck order, to the bottom of pile `rest`: under the reserve's
+    named cards by default (visible, not playable), under the stock's with `rest="S"` (drawn
+    last), or face down under a column's with `rest="T7"`.
+    """
+    piles = {name: columns.pop(name, "").split() for name in MUNGER_COLUMNS}
+    assert not columns, f"unknown piles {columns}"
+    piles.update(R=R.split(), W=W.split(), S=S.split())
+    named = {c.lstrip("*") for cards in piles.values() for c in cards} | on_foundations(F)
+    leftover = [c for c in DECK if c not in named]
+    if rest in MUNGER_COLUMNS:
+        leftover = ["*" + c for c in leftover]
+    piles[rest] = leftover + piles[rest]
+    segments = ["munger", f"F {F}"] + [" ".join([name, *cards]) for name, cards in piles.items()]
+    return Munger.from_text("; ".join(segments))
+
+
+def masterpiece_position(F: str = "AC AD AH AS", D: str = "-", C: str = "", **rows: str) -> str:
+    """A Masterpiece position text: foundation tops in dealt order, direction, rows from the
+    centre outwards (a row not given is empty), cellar. `Masterpiece.from_text` reads it."""
+    segments = ["masterpiece", f"F {F}", f"D {D}"]
+    segments += [f"{name} {rows.pop(name, '')}".rstrip() for name in MASTERPIECE_ROWS]
+    assert not rows, f"no such rows: {sorted(rows)}"
+    segments.append(f"C {C}".rstrip())
+    return "; ".join(segments)
 
 
 def munger_won_in_69() -> tuple[str, list[str]]:

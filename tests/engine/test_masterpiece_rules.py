@@ -23,6 +23,7 @@ from games.engine import (
     replay,
 )
 from games.engine.deals import shuffled_deck
+from tests.engine.positions import masterpiece_position as position
 from tests.engine.positions import masterpiece_won_in_56
 
 # -- pile names (RULES.md "Move notation") and helpers ----------------------------------------
@@ -52,16 +53,6 @@ def deal_string(aces: str = "AC AD AH AS", **rows: str) -> str:
         cards += [next(spare) for _ in range(size - len(given[name]))] + given[name]
     assert len(cards) == len(set(cards)) == 52
     return " ".join(cards)
-
-
-def position(F: str = "AC AD AH AS", D: str = "-", C: str = "", **rows: str) -> str:
-    """A position text: foundation tops in dealt order, direction, rows from the centre outwards
-    (a row not given is empty), cellar."""
-    segments = ["masterpiece", f"F {F}", f"D {D}"]
-    segments += [f"{name} {rows.pop(name, '')}".rstrip() for name in ROWS]
-    assert not rows, f"no such rows: {sorted(rows)}"
-    segments.append(f"C {C}".rstrip())
-    return "; ".join(segments)
 
 
 def legal(game: Masterpiece) -> list[str]:

@@ -25,10 +25,9 @@ from games.engine import (
     deal,
     replay,
 )
+from tests.engine.positions import DECK
+from tests.engine.positions import munger_position as position
 
-RANKS = "A23456789TJQK"
-#: The deck in a fixed order: AC 2C .. KC AD .. KD AH .. KH AS .. KS.
-DECK = tuple(rank + suit for suit in "CDHS" for rank in RANKS)
 COLUMNS = tuple(f"T{k}" for k in range(1, 8))
 CODE = re.compile(r'"([A2-9TJQK][CDHS])"')
 
@@ -42,35 +41,6 @@ def deal_with(placed: dict[int, str] | None = None) -> str:
     placed = placed or {}
     rest = iter(c for c in DECK if c not in placed.values())
     return " ".join(placed.get(n) or next(rest) for n in range(1, 53))
-
-
-def on_foundations(tops: str) -> set[str]:
-    """The cards on the foundations whose tops are `tops` (C D H S order, `-` for empty)."""
-    cards = set()
-    for suit, top in zip("CDHS", tops.split(), strict=True):
-        if top != "-":
-            cards.update(r + suit for r in RANKS[: RANKS.index(top[0]) + 1])
-    return cards
-
-
-def position(*, F: str = "- - - -", R: str = "", W: str = "", S: str = "", rest: str = "R",
-             **columns: str) -> Munger:  # fmt: skip
-    """A position from the piles given (bottom to top; for S the last card is drawn next).
-
-    Every card not named goes, in deck order, to the bottom of pile `rest`: under the reserve's
-    named cards by default (visible, not playable), under the stock's with `rest="S"` (drawn
-    last), or face down under a column's with `rest="T7"`.
-    """
-    piles = {name: columns.pop(name, "").split() for name in COLUMNS}
-    assert not columns, f"unknown piles {columns}"
-    piles.update(R=R.split(), W=W.split(), S=S.split())
-    named = {c.lstrip("*") for cards in piles.values() for c in cards} | on_foundations(F)
-    leftover = [c for c in DECK if c not in named]
-    if rest in COLUMNS:
-        leftover = ["*" + c for c in leftover]
-    piles[rest] = leftover + piles[rest]
-    segments = ["munger", f"F {F}"] + [" ".join([name, *cards]) for name, cards in piles.items()]
-    return Munger.from_text("; ".join(segments))
 
 
 def legal(game: Munger) -> list[str]:
