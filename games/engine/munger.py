@@ -95,13 +95,19 @@ class Munger(Game):
         self.stock.append(self.waste.pop())
 
     def _to_foundation(self, card: int) -> None:
-        # Rule 7: the next rank up of the card's own suit.
-        if self.foundation[SUIT[card]] != RANK[card] - 1:
-            count = self.foundation[SUIT[card]]
-            need = "the Ace" if count == 0 else "done" if count == KING else None
-            if need is None:
-                need = TEXT[_foundation_card(SUIT[card], count + 1)]
-            raise Illegal(f"{TEXT[card]} cannot go to its foundation, which needs {need} (rule 7)")
+        # Rule 7: the next rank up of the card's own suit. The reason names ranks in words,
+        # never a card code: the card the foundation needs may still be face down.
+        count = self.foundation[SUIT[card]]
+        if count != RANK[card] - 1:
+            pile = f"the {suit_word(SUIT[card])} foundation"
+            if count == 0:
+                state = f"{pile} is empty and takes the Ace first"
+            else:
+                state = (
+                    f"{pile} holds up to the {rank_word(count)} "
+                    f"and takes the {rank_word(count + 1)} next"
+                )
+            raise Illegal(f"{TEXT[card]} cannot go to its foundation: {state} (rule 7)")
 
     def _on_column(self, card: int, j: int) -> None:
         # Rules 8 and 10: one rank lower and the other colour, or a King on an empty column.

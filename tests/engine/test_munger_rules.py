@@ -272,6 +272,20 @@ def test_rule_07_foundation_takes_next_rank_of_its_suit() -> None:
     assert_illegal(game, "W>F")
 
 
+def test_rule_07_refusal_names_no_card_the_player_cannot_see() -> None:
+    # Hearts up to 4H; the 5H it needs lies face down under 8C, and 7H waits on the waste.
+    # The reason speaks of ranks in words: it must not give away where, or what, 5H is.
+    game = position(F="- - 4H -", T1="*5H 8C", W="7H", R="2C")
+    reason = assert_illegal(game, "W>F")
+    assert reason == (
+        "7H cannot go to its foundation: the hearts foundation holds up to the 4 "
+        "and takes the 5 next (rule 7)"
+    )
+    assert "5H" not in reason
+    reason = assert_illegal(position(T1="*AD 3D", R="2C"), "T1>F")
+    assert reason.endswith("the diamonds foundation is empty and takes the Ace first (rule 7)")
+
+
 def test_rule_08_tableau_one_lower_opposite_colour() -> None:
     # 9H takes a black 8 (8S from the waste, 8C from the reserve); red 8D, 7S (two lower),
     # TS (higher) and 9C (same rank) may not go on it; others fit elsewhere.

@@ -4,17 +4,18 @@
 - play then undo restores the position exactly;
 - every replayed random legal game is valid and ends in the same position;
 - position text round-trips and gives the same legal moves;
-- the player's view never shows a card the player has not seen.
+- the player's view never shows a card the player has not seen, nor does a refusal's reason.
 """
 
 from __future__ import annotations
 
 import json
+import re
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import GAMES, Game, new_game, replay
+from games.engine import GAMES, Game, IllegalMoveError, new_game, replay
 from games.engine.cards import TEXT
 
 games = st.sampled_from(sorted(GAMES))
@@ -109,6 +110,23 @@ def test_munger_view_never_shows_an_unseen_card(seed: int, picks: list[int]) -> 
 
     game = new_game("munger", seed=seed)
     play_randomly(game, picks, check=check)
+
+
+CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS]\b")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seeds, st.lists(st.integers(min_value=0, max_value=10_000), max_size=80))
+def test_munger_refusals_name_no_card_the_player_cannot_see(seed: int, picks: list[int]) -> None:
+    def check(game: Game, legal: list) -> None:
+        shown = set(CARD_CODE.findall(json.dumps(game.view())))
+        for move in game.CANDIDATES:
+            try:
+                game.is_legal(move) or game.push(move)
+            except IllegalMoveError as error:
+                assert set(CARD_CODE.findall(error.reason)) <= shown, (error, game.to_text())
+
+    play_randomly(new_game("munger", seed=seed), picks, check=check)
 
 
 @SETTINGS
