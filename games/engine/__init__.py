@@ -1,6 +1,6 @@
 """The rules engine of Patience Daily: pure Python, no Django, no I/O.
 
-Both games of RULES.md (Munger and Masterpiece), their deal strings, seeded deals, move
+Both games of docs/rules.md (Munger and Masterpiece), their deal strings, seeded deals, move
 notation, legal moves, play and undo, the player's view and replay verification.
 
 >>> game = new_game("munger", seed=1)

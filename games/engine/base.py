@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, TypeVar
 
-from .cards import CARDS, TEXT, Card, card_name
+from .cards import CARDS, TEXT, Card
 from .deals import check_seed, format_deal, parse_deal_cards, shuffled_deck
 from .errors import IllegalMoveError, MalformedError
 from .moves import UNDO, UNDO_TEXT, LegalMove, Move
@@ -53,8 +53,14 @@ class Game:
     `view`, `to_text`/`from_text` and `render`.
     """
 
+    #: The game's name in deal strings, the API and the database (`munger`).
     name: ClassVar[str]
+    #: The name shown to players, and the game's name in its own language where that differs
+    #: ("" when it does not: Munger; «Шедевр» for Masterpiece).
     title: ClassVar[str]
+    native_title: ClassVar[str]
+    #: A well-formed card move of the game, for the message of a malformed token.
+    EXAMPLE: ClassVar[str]
     #: Source and destination pile names that make a well-formed token.
     SOURCES: ClassVar[tuple[str, ...]]
     DESTINATIONS: ClassVar[tuple[str, ...]]
@@ -149,22 +155,16 @@ class Game:
             reason = "a move is SOURCE>DESTINATION (such as " + cls.EXAMPLE + ") or U"
         elif shape.source not in cls.SOURCES:
             reason = (
-                f"{shape.source!r} is not a source pile of {cls.title} ({cls._names(cls.SOURCES)})"
+                f"{shape.source!r} is not a source pile of {cls.title} ({' '.join(cls.SOURCES)})"
             )
         elif shape.destination not in cls.DESTINATIONS:
             reason = (
                 f"{shape.destination!r} is not a destination pile of {cls.title} "
-                f"({cls._names(cls.DESTINATIONS)})"
+                f"({' '.join(cls.DESTINATIONS)})"
             )
         else:  # pragma: no cover - every pair of known piles is in DECODE
             reason = "not a move of " + cls.title
         return MalformedError(reason, token=text, index=index)
-
-    @staticmethod
-    def _names(names: tuple[str, ...]) -> str:
-        return " ".join(names)
-
-    EXAMPLE: ClassVar[str] = "T3>T5"
 
     def push(self, move: Move | str) -> tuple[int, ...]:
         """Play one token (a card move or `U`), after checking it against the position.
@@ -399,14 +399,6 @@ def build_tables(
 
 
 # -- helpers for the games' text forms and messages --------------------------------------
-
-
-def rank_word(rank: int) -> str:
-    return {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(rank, str(rank))
-
-
-def suit_word(s: int) -> str:
-    return card_name(s * 13).split(" of ")[1]
 
 
 def position_segments(text: str, game: str) -> list[list[str]]:

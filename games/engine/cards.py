@@ -1,4 +1,4 @@
-"""Cards and their two-character codes (RULES.md, "Cards").
+"""Cards and their two-character codes (docs/rules.md, "Cards").
 
 A card is an `int` from 0 to 51 (`suit * 13 + rank - 1`, suits in the order C D H S), wrapped in
 the `Card` class so that it prints as its code. The engine's hot paths index the tables below
@@ -19,11 +19,16 @@ from .errors import MalformedError
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "CDHS"
 RED_SUITS: Final = frozenset("DH")
+KING: Final = 13
 SUIT_NAMES: Final = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+#: The words for ranks in messages meant for people: Ace, 2 .. 10, Jack, Queen, King.
 RANK_NAMES: Final = {
-    1: "Ace", 11: "Jack", 12: "Queen", 13: "King",
+    1: "Ace",
     **{r: str(r) for r in range(2, 11)},
-}  # fmt: skip
+    11: "Jack",
+    12: "Queen",
+    13: "King",
+}
 SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 #: Per card index: rank 1..13, suit index 0..3, True when red, the text code.
@@ -34,7 +39,7 @@ TEXT: Final[tuple[str, ...]] = tuple(RANKS[i % 13] + SUITS[i // 13] for i in ran
 
 
 class Card(int):
-    """One of the 52 cards, an int 0..51 that reads and writes its RULES.md code."""
+    """One of the 52 cards, an int 0..51 that reads and writes its two-character code."""
 
     __slots__ = ()
 
@@ -95,11 +100,20 @@ def _why_not_a_card(text: str) -> str:
     return f"{text[1]!r} is not a suit (CDHS)"
 
 
-def parse_card(text: str) -> Card:
-    """Shorthand for `Card.from_text`."""
-    return Card.from_text(text)
+def rank_word(rank: int) -> str:
+    """A rank (1..13) in words: `Ace`, `2` .. `10`, `Jack`, `Queen`, `King`."""
+    return RANK_NAMES[rank]
+
+
+def suit_word(suit: int) -> str:
+    """A suit index (0..3, in the order C D H S) in words: `clubs` .. `spades`."""
+    return SUIT_NAMES[SUITS[suit]]
 
 
 def card_name(card: int) -> str:
-    """`Queen of spades` for QS: for messages meant for people."""
-    return f"{RANK_NAMES[RANK[card]]} of {SUIT_NAMES[SUITS[SUIT[card]]]}"
+    """`Queen of spades` for QS: for messages meant for people.
+
+    >>> card_name(Card.from_text("QS"))
+    'Queen of spades'
+    """
+    return f"{rank_word(RANK[card])} of {suit_word(SUIT[card])}"

@@ -1,4 +1,4 @@
-"""Deal strings and seeded shuffles (RULES.md, "Deal strings"; docs/deals.md).
+"""Deal strings and seeded shuffles (docs/rules.md, "Deal strings"; docs/deals.md).
 
 A seed maps to a deck order through SplitMix64 and a Fisher-Yates shuffle, both written out here
 and in docs/deals.md so that any language can reproduce a daily. Python's `random` is never used:

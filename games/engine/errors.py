@@ -29,10 +29,6 @@ class EngineError(ValueError):
         where = " ".join(parts)
         return f"{where}: {self.reason}" if where else self.reason
 
-    def at(self, index: int) -> EngineError:
-        """The same error, placed at `index` of a move history."""
-        return type(self)(self.reason, token=self.token, index=index)
-
 
 class MalformedError(EngineError):
     """Text that is not of the expected form: a card, a deal, a move token, a position."""

@@ -1,4 +1,4 @@
-"""Masterpiece, «Шедевр» (RULES.md, "Game 2"): an open patience built on four Aces.
+"""Masterpiece, «Шедевр» (docs/rules.md, "Masterpiece"): an open patience built on four Aces.
 
 State: ten rows as lists from the centre outwards (the last card is the free one): indices 0-7
 are the main rows M1..M8, 8 and 9 the auxiliary rows A1 and A2; the cellar (a card or -1); per
@@ -18,17 +18,17 @@ from .base import (
     build_tables,
     check_52_cards,
     position_segments,
-    rank_word,
 )
-from .cards import RANK, SUIT, SUITS, TEXT, Card
+from .cards import KING, RANK, SUIT, SUITS, TEXT, Card, rank_word
 from .errors import MalformedError
 from .moves import Move
 
 MAIN_ROWS = 8
 ROW_NAMES = (*(f"M{k}" for k in range(1, MAIN_ROWS + 1)), "A1", "A2")
 AUX = (8, 9)
-KING = 13
-DIRECTION_WORDS = {0: "-", 1: "up", -1: "down"}
+#: The building direction in words, once fixed (rule 9); 0, not yet fixed, has no entry, so
+#: each use says how it shows an open direction (`-` in position text, null in the view).
+DIRECTION_WORDS = {1: "up", -1: "down"}
 
 
 def _foundation_top(suit: int, count: int, direction: int) -> int:
@@ -47,8 +47,11 @@ def _next_rank(count: int, direction: int) -> int:
 
 
 class Masterpiece(Game):
+    """Masterpiece, «Шедевр»: an open layout around four Aces, a cellar for one card."""
+
     name: ClassVar[str] = "masterpiece"
     title: ClassVar[str] = "Masterpiece"
+    native_title: ClassVar[str] = "Шедевр"
     EXAMPLE: ClassVar[str] = "M3>M5"
     SOURCES: ClassVar[tuple[str, ...]] = (*ROW_NAMES, "C")
     DESTINATIONS: ClassVar[tuple[str, ...]] = (*ROW_NAMES, "C", "F")
@@ -63,7 +66,7 @@ class Masterpiece(Game):
 
     @classmethod
     def layout_deck(cls, deck: list[Any]) -> list[Any]:
-        """RULES.md: the Aces in the order they appear, then the other 48 cards in order."""
+        """The Aces in the order they appear, then the other 48 cards in order (docs/deals.md)."""
         aces = [c for c in deck if RANK[c] == 1]
         return aces + [c for c in deck if RANK[c] != 1]
 
@@ -106,10 +109,12 @@ class Masterpiece(Game):
         if row:
             top = row[-1]
             if SUIT[top] != SUIT[card] or abs(RANK[top] - RANK[card]) != 1:
+                # Aces never lie in a row, and nothing is above a King.
+                ranks = [r for r in (RANK[top] - 1, RANK[top] + 1) if 2 <= r <= KING]
+                words = " or ".join(rank_word(r) for r in ranks)
                 raise Illegal(
-                    f"{TEXT[card]} cannot go on {TEXT[top]}: it needs the "
-                    f"{rank_word(RANK[top] - 1)} or {rank_word(RANK[top] + 1)} "
-                    f"of the same suit (rule 5)"
+                    f"{TEXT[card]} cannot go on {TEXT[top]}: it takes the {words} "
+                    f"of its own suit (rule 5)"
                 )
 
     def _cellar_may_leave(self) -> int:
@@ -135,7 +140,7 @@ class Masterpiece(Game):
             )
         need = _next_rank(count, self.direction)
         if rank != need:
-            way = "up" if self.direction > 0 else "down"
+            way = DIRECTION_WORDS[self.direction]
             wants = f"the {rank_word(need)}" if need else "nothing more"
             raise Illegal(
                 f"{TEXT[card]} cannot go to its foundation: building {way}, it takes {wants} "
@@ -252,7 +257,7 @@ class Masterpiece(Game):
                 }
                 for s in self.order
             ],
-            "direction": {0: None, 1: "up", -1: "down"}[self.direction],
+            "direction": DIRECTION_WORDS.get(self.direction),
             "main_rows": [[TEXT[c] for c in row] for row in self.rows[:MAIN_ROWS]],
             "auxiliary_rows": [[TEXT[c] for c in row] for row in self.rows[MAIN_ROWS:]],
             "cellar": TEXT[self.cellar] if self.cellar >= 0 else None,
@@ -270,7 +275,7 @@ class Masterpiece(Game):
         parts = [
             "masterpiece",
             " ".join(["F"] + [TEXT[_foundation_top(s, self.foundation[s], d)] for s in self.order]),
-            f"D {DIRECTION_WORDS[d]}",
+            f"D {DIRECTION_WORDS.get(d, '-')}",
         ]
         for name, row in zip(ROW_NAMES, self.rows, strict=True):
             parts.append(" ".join([name, *(TEXT[c] for c in row)]))
@@ -289,7 +294,7 @@ class Masterpiece(Game):
         tops = [Card.from_text(t) for t in segments[0][1:]]
         if len(tops) != 4 or sorted(SUIT[c] for c in tops) != [0, 1, 2, 3]:
             raise MalformedError("F lists one top card for each of the four suits", token=text)
-        words = {w: d for d, w in DIRECTION_WORDS.items()}
+        words = {"-": 0, **{w: d for d, w in DIRECTION_WORDS.items()}}
         if len(segments[1]) != 2 or segments[1][1] not in words:
             raise MalformedError("D is -, up or down", token=" ".join(segments[1]))
         game.direction = words[segments[1][1]]
@@ -325,7 +330,7 @@ class Masterpiece(Game):
         def left(cards: list[str]) -> str:
             return " ".join(reversed(cards)).rjust(width)
 
-        way = {0: "not fixed", 1: "up", -1: "down"}[self.direction]
+        way = DIRECTION_WORDS.get(self.direction, "not fixed")
         lines = [f"{self.title}   foundation cards {self.foundation_cards}/52   building {way}"]
         for k, s in enumerate(self.order):
             top = TEXT[_foundation_top(s, self.foundation[s], self.direction)]

@@ -1,4 +1,4 @@
-"""Move tokens (RULES.md, "Move notation").
+"""Move tokens (docs/rules.md, "Move notation").
 
 A move is `SOURCE>DESTINATION`, one token; `U` undoes the last move not yet undone. Which pile
 names are valid depends on the game, so games parse tokens (`Game.parse_move`); this module holds

@@ -1,4 +1,4 @@
-"""Munger (RULES.md, "Game 1"): a one-deck Canfield-family patience with hidden cards.
+"""Munger (docs/rules.md, "Munger"): a one-deck Canfield-family patience with hidden cards.
 
 State: seven tableau columns (lists, bottom to top) with a bitmask per column of the cards still
 face down, the reserve and the waste (lists, top last), the stock (a list whose last card is the
@@ -17,33 +17,37 @@ from .base import (
     build_tables,
     check_52_cards,
     position_segments,
-    rank_word,
-    suit_word,
 )
-from .cards import RANK, RED, SUIT, SUITS, TEXT, Card
+from .cards import KING, RANK, RED, SUIT, SUITS, TEXT, Card, rank_word, suit_word
 from .errors import MalformedError
 from .moves import Move
 
 COLUMNS = 7
-KING = 13
+COLUMN_NAMES = tuple(f"T{k}" for k in range(1, COLUMNS + 1))
 SINGLE_PILES = ("W", "R")  # index 0 is the waste, 1 the reserve
-PILE_WORDS = {"W": "waste", "R": "reserve"}
+PILE_WORDS = {"W": "waste", "R": "reserve", "S": "stock"}
 
 
 def _foundation_card(suit: int, count: int) -> int:
     return suit * 13 + count - 1
 
 
+def _takes(top: int) -> str:
+    """What a column whose top card is `top` takes (rule 8), in words."""
+    if RANK[top] == 1:
+        return "nothing goes on an Ace"
+    return f"it takes a {'black' if RED[top] else 'red'} {rank_word(RANK[top] - 1)}"
+
+
 class Munger(Game):
+    """Munger: seven columns half face down, a reserve of seven, one pass through the stock."""
+
     name: ClassVar[str] = "munger"
     title: ClassVar[str] = "Munger"
+    native_title: ClassVar[str] = ""
     EXAMPLE: ClassVar[str] = "T3>T5"
-    SOURCES: ClassVar[tuple[str, ...]] = (
-        *(f"T{k}" for k in range(1, COLUMNS + 1)), "R", "W", "S", *(f"F{s}" for s in SUITS)
-    )  # fmt: skip
-    DESTINATIONS: ClassVar[tuple[str, ...]] = (
-        *(f"T{k}" for k in range(1, COLUMNS + 1)), "F", "W", "R", "S"
-    )  # fmt: skip
+    SOURCES: ClassVar[tuple[str, ...]] = (*COLUMN_NAMES, "R", "W", "S", *(f"F{s}" for s in SUITS))
+    DESTINATIONS: ClassVar[tuple[str, ...]] = (*COLUMN_NAMES, "F", "W", "R", "S")
 
     tableau: list[list[int]]
     hidden: list[int]
@@ -118,10 +122,7 @@ class Munger(Game):
             return
         top = column[-1]
         if RANK[top] != RANK[card] + 1 or RED[top] == RED[card]:
-            raise Illegal(
-                f"{TEXT[card]} cannot go on {TEXT[top]}: it needs a "
-                f"{'black' if RED[top] else 'red'} {rank_word(RANK[top] - 1)} (rule 8)"
-            )
+            raise Illegal(f"{TEXT[card]} cannot go on {TEXT[top]}: {_takes(top)} (rule 8)")
 
     def _single_to_foundation(self, a: int, b: int) -> Record:
         pile = self.waste if a == 0 else self.reserve
@@ -242,6 +243,8 @@ class Munger(Game):
                 f"and empty T{j + 1} takes only a King (rule 10)"
             )
         dest = target[-1]
+        if RANK[dest] == 1:
+            return f"nothing goes on {TEXT[dest]}, an Ace (rule 8)"
         return (
             f"no face-up run of T{i + 1} starts with the "
             f"{'black' if RED[dest] else 'red'} {rank_word(RANK[dest] - 1)} "
@@ -340,7 +343,7 @@ class Munger(Game):
     @classmethod
     def from_text(cls, text: str) -> Munger:
         segments = position_segments(text, "munger")
-        names = ["F", *(f"T{k}" for k in range(1, 8)), "R", "W", "S"]
+        names = ["F", *COLUMN_NAMES, "R", "W", "S"]
         if [seg[0] for seg in segments] != names:
             raise MalformedError(
                 "a Munger position lists the piles " + ", ".join(names) + " in that order",
@@ -405,7 +408,7 @@ class Munger(Game):
 def _rule(source: str, dest: str) -> tuple[Apply, int, int] | str:
     """The rule function of the move `source>dest`, or why no position allows it."""
     if dest in ("R", "S") or (dest == "W" and source != "S"):
-        return f"nothing is ever placed on the {_pile_word(dest)} (rule 11)"
+        return f"nothing is ever placed on the {PILE_WORDS[dest]} (rule 11)"
     if source == "S":
         if dest == "W":
             return (Munger._draw, 0, 0)
@@ -425,10 +428,6 @@ def _rule(source: str, dest: str) -> tuple[Apply, int, int] | str:
     if dest == source:
         return "a column cannot move onto itself"
     return (Munger._column_to_column, i, int(dest[1]) - 1)
-
-
-def _pile_word(name: str) -> str:
-    return {"W": "waste", "R": "reserve", "S": "stock"}[name]
 
 
 build_tables(Munger, _rule)

@@ -1,4 +1,4 @@
-"""The table of games: every game class registered once, looked up by its RULES.md name."""
+"""The table of games: every game class registered once, looked up by its name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Replay verification: the server's check of every result (RULES.md, DESIGN.md "fairness").
+"""Replay verification: the server's check of every result.
 
 Given a deal and a move history, replay plays each token in turn, checking only the move
 played, and answers with a `ReplayResult`: valid with the outcome, or the index, token and
@@ -48,24 +48,21 @@ class ReplayResult:
     error: ReplayError | None = None
     game: Game | None = field(default=None, compare=False, repr=False)
 
-    def to_json(self, *, legal: bool = True) -> dict[str, Any]:
-        """The verdict in the command line's JSON form."""
-        verdict: dict[str, Any] = {
+    def to_json(self) -> dict[str, Any]:
+        """The verdict in the command line's JSON form, with the legal moves after it."""
+        return {
             "valid": self.valid,
             "won": self.won,
             "moves": self.moves,
             "foundation_cards": self.foundation_cards,
+            "legal": [m.text for m in self.game.legal_moves()] if self.game is not None else [],
+            "error": self.error.to_json() if self.error else None,
         }
-        if legal:
-            verdict["legal"] = (
-                [m.text for m in self.game.legal_moves()] if self.game is not None else []
-            )
-        verdict["error"] = self.error.to_json() if self.error else None
-        return verdict
 
     @classmethod
-    def malformed_request(cls, reason: str, move: str = "") -> ReplayResult:
-        return cls(False, False, 0, 0, ReplayError(None, move, reason, "malformed"))
+    def malformed_request(cls, reason: str) -> ReplayResult:
+        """The verdict on a request that names no game or deal to replay on."""
+        return cls(False, False, 0, 0, ReplayError(None, "", reason, "malformed"))
 
 
 def replay_game(game: Game, moves: str | Sequence[str]) -> ReplayResult:

@@ -265,6 +265,8 @@ def test_rule_05_build_same_suit_up_or_down() -> None:
     assert_illegal(game, "M6>M5")  # 9D on JD: two ranks apart
     assert_illegal(game, "M4>M1")  # 6H on 7C: one rank apart, other suit
     assert_illegal(game, "A1>M1")  # 5H on 7C
+    reason = assert_illegal(game, "M4>M1")
+    assert reason == "6H cannot go on 7C: it takes the 6 or 8 of its own suit (rule 5)"
     game.push("M2>M1")
     assert rows_of(game)["M1"][-2:] == ["7C", "6C"]
 
@@ -283,6 +285,13 @@ def test_rule_05_up_and_down_may_mix() -> None:
     up = Masterpiece.from_text(SEVEN_IN_A1)
     up.push("A1>M2")  # 7C on 8C: down, while the foundations go up
     assert rows_of(up)["M2"][-2:] == ["8C", "7C"]
+
+
+def test_rule_05_a_king_takes_only_the_queen() -> None:
+    rest = " ".join(c for c in NON_ACES if c not in ("JC", "KC"))
+    game = Masterpiece.from_text(position(M1="KC", M2="JC", M3=rest))
+    reason = assert_illegal(game, "M2>M1")
+    assert reason == "JC cannot go on KC: it takes the Queen of its own suit (rule 5)"
 
 
 def test_rule_05_nothing_is_ever_placed_on_an_auxiliary_row() -> None:

@@ -301,6 +301,13 @@ def test_rule_08_tableau_one_lower_opposite_colour() -> None:
     assert segment(game, "T1") == "T1 9H 8S"
 
 
+def test_rule_08_refusals_say_what_a_column_takes() -> None:
+    game = position(T1="AH", T2="9H", T3="2C", W="8D", R="3C")
+    assert assert_illegal(game, "W>T2") == "8D cannot go on 9H: it takes a black 8 (rule 8)"
+    assert assert_illegal(game, "R>T1") == "3C cannot go on AH: nothing goes on an Ace (rule 8)"
+    assert assert_illegal(game, "T3>T1") == "nothing goes on AH, an Ace (rule 8)"
+
+
 def test_rule_09_runs_move_whole_or_partial() -> None:
     # T1 has the face-up run 9S 8H 7C 6D on a face-down KC: TD takes it whole, 8D takes the
     # partial run 7C 6D; 9D (wants a black 8) takes nothing, since 8H is red.
