@@ -1,0 +1,95 @@
+// Masterpiece's table: the Aces (foundations) in a centre column, each with its main row on the
+// left (M1..M4, growing leftwards) and on the right (M5..M8, growing rightwards); the cellar
+// under the Aces with the auxiliary rows A1 (left) and A2 (right). Each row's free card is its
+// outermost one, drawn on top.
+
+import { describePile, fillPile, makePile } from "./piles.js";
+import { capitalise, pileName, t } from "./strings.js";
+
+function topOf(view, name) {
+  if (/^M\d$/.test(name)) {
+    const row = view.main_rows[Number(name.slice(1)) - 1] || [];
+    return row[row.length - 1] || null;
+  }
+  if (/^A\d$/.test(name)) {
+    const row = view.auxiliary_rows[Number(name.slice(1)) - 1] || [];
+    return row[row.length - 1] || null;
+  }
+  if (name === "C") return view.cellar || null;
+  return null;
+}
+
+function row(view, name, side) {
+  const cards = /^M/.test(name)
+    ? view.main_rows[Number(name.slice(1)) - 1] || []
+    : view.auxiliary_rows[Number(name.slice(1)) - 1] || [];
+  const pile = makePile(name, { classes: `row row-${side}` });
+  fillPile(pile, cards.map((code) => ({ code, up: true })), { placeText: pileName(name) });
+  pile.setAttribute("aria-label", describePile(name, cards.length, topOf(view, name)));
+  return pile;
+}
+
+export const masterpiece = {
+  name: "masterpiece",
+  topOf,
+
+  render(board, view) {
+    const direction = document.createElement("p");
+    direction.className = "direction";
+    direction.dataset.direction = view.direction || "open";
+    direction.textContent =
+      view.direction === "up" ? t("direction_up") : view.direction === "down" ? t("direction_down") : t("direction_open");
+
+    const table = document.createElement("div");
+    table.className = "masterpiece-table";
+
+    const centre = document.createElement("div");
+    centre.className = "aces";
+    centre.dataset.pile = "F";
+    centre.setAttribute("role", "group");
+    centre.setAttribute("aria-label", capitalise(t("pile_foundations")));
+
+    const grid = [];
+    const slots = [];
+    view.foundations.forEach((f, i) => {
+      const left = row(view, `M${i + 1}`, "left");
+      const right = row(view, `M${i + 5}`, "right");
+      const slot = makePile("F", { kind: "fixed", hook: null, classes: "foundation" });
+      slot.dataset.suit = f.suit;
+      slot.dataset.dest = "F";
+      fillPile(slot, f.top ? [{ code: f.top, up: true }] : [], { placeText: pileName("F") });
+      slot.setAttribute(
+        "aria-label",
+        t("foundation_label", { suit: t(`suit_${f.suit}`), n: f.count, top: f.top ? t(`rank_${f.top[0]}`) : "" }),
+      );
+      left.style.setProperty("grid-row", String(i + 1));
+      slot.style.setProperty("grid-row", String(i + 1));
+      right.style.setProperty("grid-row", String(i + 1));
+      table.append(left, right);
+      centre.append(slot);
+      slots.push(slot);
+      grid.push([left, slot, right]);
+    });
+    table.append(centre);
+
+    const a1 = row(view, "A1", "left");
+    const a2 = row(view, "A2", "right");
+    a1.classList.add("auxiliary");
+    a2.classList.add("auxiliary");
+    const cellar = makePile("C", { classes: "cellar" });
+    fillPile(cellar, view.cellar ? [{ code: view.cellar, up: true }] : [], {
+      emptyMark: capitalise(pileName("C")),
+      placeText: pileName("C"),
+    });
+    cellar.setAttribute("aria-label", describePile("C", view.cellar ? 1 : 0, view.cellar));
+    for (const el of [a1, cellar, a2]) el.style.setProperty("grid-row", "5");
+    table.append(a1, cellar, a2);
+    grid.push([a1, cellar, a2]);
+
+    board.append(direction, table);
+    return {
+      grid,
+      foundationFor: (suit) => slots.filter((s) => !suit || s.dataset.suit === suit),
+    };
+  },
+};

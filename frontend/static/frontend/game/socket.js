@@ -1,0 +1,139 @@
+// The play socket: ws(s)://<host>/ws/play/<attempt id>/.
+// The server sends {"type": "state", "state": {...}} on connect, after each move (to every tab
+// of the attempt) and on {"type": "resync"}; {"type": "error", ...} when a move is refused.
+// While the socket is not open the page plays over REST; the socket reconnects by itself with
+// backoff and asks for the state again once it is back.
+
+const PING_MS = 25000;
+const MOVE_TIMEOUT_MS = 8000;
+const MAX_BACKOFF_MS = 60000;
+
+export class PlaySocket {
+  constructor(attemptId, { onState, onStatus } = {}) {
+    this.attemptId = attemptId;
+    this.onState = onState || (() => {});
+    this.onStatus = onStatus || (() => {});
+    this.ws = null;
+    this.open = false;
+    this.failures = 0;
+    this.pending = null; // {seq, resolve, reject, timer}
+    this.lastSeq = null;
+    this.closed = false;
+    this.pingTimer = null;
+    this.retryTimer = null;
+  }
+
+  get url() {
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${window.location.host}/ws/play/${this.attemptId}/`;
+  }
+
+  connect() {
+    if (this.closed || typeof WebSocket === "undefined") return;
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.open = true;
+      this.failures = 0;
+      this.onStatus(true);
+      this.send({ type: "resync", seq: this.lastSeq });
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    });
+    ws.addEventListener("message", (event) => this.receive(event.data));
+    ws.addEventListener("close", () => {
+      const wasOpen = this.open;
+      this.open = false;
+      clearInterval(this.pingTimer);
+      this.failPending(new Error("socket closed"));
+      if (wasOpen) this.onStatus(false);
+      this.scheduleReconnect();
+    });
+    ws.addEventListener("error", () => {
+      // "close" follows and schedules the reconnection.
+    });
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    this.failures += 1;
+    const base = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(this.failures - 1, 6));
+    const delay = base / 2 + Math.random() * (base / 2);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  send(message) {
+    if (!this.open || !this.ws) return false;
+    try {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (message.type === "state" && message.state) {
+      this.lastSeq = message.state.seq;
+      const pending = this.pending;
+      if (pending && message.state.seq > pending.seq) {
+        this.settle(pending, () => pending.resolve(message.state));
+        return; // the caller draws the state it awaited
+      }
+      this.onState(message.state);
+    } else if (message.type === "error") {
+      const pending = this.pending;
+      if (pending) this.settle(pending, () => pending.reject(message));
+    }
+  }
+
+  settle(pending, action) {
+    clearTimeout(pending.timer);
+    this.pending = null;
+    action();
+  }
+
+  failPending(error) {
+    if (this.pending) {
+      const pending = this.pending;
+      this.settle(pending, () => pending.reject(error));
+    }
+  }
+
+  // Plays a move over the socket: resolves with the new state, rejects with the server's error
+  // message ({type: "error", code, detail, ...}) or with an Error when the socket could not
+  // carry it (the caller then sends it over REST with the same seq, which is safe).
+  move(seq, move) {
+    if (!this.open || this.pending) return Promise.reject(new Error("socket not ready"));
+    return new Promise((resolve, reject) => {
+      const pending = { seq, resolve, reject, timer: null };
+      pending.timer = setTimeout(() => this.settle(pending, () => reject(new Error("timeout"))), MOVE_TIMEOUT_MS);
+      this.pending = pending;
+      if (!this.send({ type: "move", seq, move })) this.settle(pending, () => reject(new Error("send failed")));
+    });
+  }
+
+  resync(seq) {
+    return this.send({ type: "resync", seq });
+  }
+
+  close() {
+    this.closed = true;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close();
+  }
+}
