@@ -1,4 +1,4 @@
-"""Solver figures: decide a range of seeds and print the table of issue 3 / docs/solver.md.
+"""Solver figures: decide a range of seeds and print the table of docs/solver.md, "Figures".
 
 Run: `.venv/bin/python benchmarks/solve.py munger --seeds 1..200 --time-limit 10`
      (`--par-time S` gives the par search more time; `--calibrate` prints the difficulty
@@ -19,10 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import deal  # noqa: E402
-from games.engine.solver import solve  # noqa: E402
+from games.engine.solver import RULES, solve  # noqa: E402
 from games.engine.solver.difficulty import score_of  # noqa: E402
-
-LOWER_BOUND = {"munger": 69, "masterpiece": 48}
 
 
 def seed_range(text: str) -> range:
@@ -50,7 +48,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Solve a range of seeds and print a table.")
-    parser.add_argument("game", choices=["munger", "masterpiece"])
+    parser.add_argument("game", choices=sorted(RULES))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1..200"))
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--par-time", type=float, default=None)
@@ -88,6 +86,7 @@ def main() -> None:
         for r in rows.values()
     )
     decided = counts["solved"] + counts["unsolvable"]
+    bound = RULES[args.game].SIMPLE_BOUND
     n = len(rows)
     seeds = f"{args.seeds.start}..{args.seeds.stop - 1}"
     par_time = args.par_time or "default"
@@ -103,15 +102,15 @@ def main() -> None:
         f"| {100 * decided / n:.1f}% | {statistics.median(decide):.3f} s "
         f"| {percentile(decide, 0.95):.3f} s | {max(decide):.2f} s "
         f"| {statistics.median(total):.3f} s | {percentile(total, 0.95):.3f} s "
-        f"| {median_par:g} | {median_par / LOWER_BOUND[args.game]:.2f} "
+        f"| {median_par:g} | {median_par / bound:.2f} "
         f"| {optimal}/{counts['solved']} | {peak / 2**20:.1f} MiB |"
     )
     proven = [r["par"] for r in rows.values() if r["stats"].get("par_optimal")]
     if proven:
-        target = 1.5 * LOWER_BOUND[args.game]
+        target = 1.5 * bound
         print(
             f"\nproven-optimal pars: {len(proven)}, median {statistics.median(proven):g}; "
-            f"pars at most 1.5 x {LOWER_BOUND[args.game]} = {target:g}: "
+            f"pars at most 1.5 x {bound} = {target:g}: "
             f"{sum(p <= target for p in pars)} of {len(pars)}"
         )
     if args.calibrate:

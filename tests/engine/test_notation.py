@@ -1,4 +1,4 @@
-"""Cards and move tokens: text forms that round-trip, and precise errors (RULES.md)."""
+"""Cards and move tokens: text forms that round-trip, and precise errors (docs/rules.md)."""
 
 from __future__ import annotations
 
@@ -114,3 +114,12 @@ def test_push_accepts_move_objects_and_refuses_other_types() -> None:
     game.push("A1>M2")
     assert game.is_legal("U")
     assert not game.is_legal("nonsense")
+
+
+def test_each_game_has_a_name_a_title_and_its_native_title() -> None:
+    assert (Munger.name, Munger.title, Munger.native_title) == ("munger", "Munger", "")
+    assert (Masterpiece.name, Masterpiece.title, Masterpiece.native_title) == (
+        "masterpiece",
+        "Masterpiece",
+        "Шедевр",
+    )

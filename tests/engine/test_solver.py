@@ -1,5 +1,5 @@
 """The solver: certificates that replay, verdicts that agree with a plain search, budgets,
-par and difficulty (issue 3; docs/solver.md)."""
+par and difficulty, and each game's one registration (docs/solver.md)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Masterpiece, Munger, deal, replay
+from games.engine import GAMES as ENGINE_GAMES
+from games.engine import MalformedError, Masterpiece, Munger, deal, replay
 from games.engine.cli import main
-from games.engine.solver import rules_for, solve
+from games.engine.solver import RULES, candidate_seconds, rules_class, rules_for, solve
+from games.engine.solver.difficulty import difficulty_of
+from games.engine.solver.masterpiece import MasterpieceRules
+from games.engine.solver.munger import MungerRules
 from games.engine.solver.search import Budget, first_solution
 from tests.engine.positions import masterpiece_won_in_56, munger_won_in_69
 from tests.engine.reference import reference_replay
@@ -150,3 +154,41 @@ def test_cli_solve() -> None:
     for argv in (["solve", "munger", "--deal", "AC"], ["solve", "chess", "--seed", "1"],
                  ["solve", "munger", "--seed", "1", "--time-limit", "0"]):  # fmt: skip
         assert main(argv, stdout=io.StringIO(), stderr=io.StringIO()) == 2
+
+
+def test_every_game_registers_one_solver_rules_class() -> None:
+    assert sorted(RULES) == sorted(ENGINE_GAMES)
+    assert rules_class("munger") is MungerRules and rules_class("masterpiece") is MasterpieceRules
+    for name, rules in RULES.items():
+        assert rules.GAME is ENGINE_GAMES[name]
+        cuts = rules.DIFFICULTY_CUTS
+        assert len(cuts) == 4 and list(cuts) == sorted(cuts) and cuts[0] > 0 and cuts[-1] < 1
+        assert rules.PAR_PLAN and rules.CANDIDATE_SECONDS > 0 and rules.SIMPLE_BOUND >= 48
+        assert isinstance(rules_for(ENGINE_GAMES[name].from_seed(1), shortest=True), rules)
+
+
+def test_candidate_seconds_per_game() -> None:
+    assert candidate_seconds("munger") == 10.0
+    assert candidate_seconds("masterpiece") == 2.0
+    with pytest.raises(MalformedError, match="no solver for game 'chess'"):
+        candidate_seconds("chess")
+
+
+def test_difficulty_levels_come_from_the_cut_points() -> None:
+    easy = {
+        "nodes": 0,
+        "par_length": 69,
+        "lower_bound": 69,
+        "greedy_agreement": 1.0,
+        "greedy_reach": 52,
+    }
+    assert difficulty_of(dict(easy), MungerRules.DIFFICULTY_CUTS) == 1
+    hard = {
+        "nodes": 10**6,
+        "par_length": 200,
+        "lower_bound": 69,
+        "greedy_agreement": 0.0,
+        "greedy_reach": 0,
+    }
+    assert difficulty_of(hard, MungerRules.DIFFICULTY_CUTS) == 5
+    assert hard["difficulty_score"] == 1.0

@@ -12,33 +12,65 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import Game
-from ..masterpiece import Masterpiece
-from ..munger import Munger
+from ..errors import MalformedError
 from ..registry import deal, game_class
 from ..replay import replay_game
 from .difficulty import difficulty_of
 from .masterpiece import MasterpieceRules
 from .munger import MungerRules
-from .search import Budget, Outcome, best_first, first_solution, shorten
+from .rules import SolverRules
+from .search import Budget, Outcome, Step, best_first, first_solution, shorten
 
-__all__ = ["Budget", "SolveResult", "deal", "rules_for", "solve"]
+__all__ = [
+    "RULES",
+    "Budget",
+    "SolveResult",
+    "SolverRules",
+    "candidate_seconds",
+    "deal",
+    "rules_class",
+    "rules_for",
+    "solve",
+]
 
 SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 #: Seconds for the par search unless the caller says otherwise (or deciding took longer).
 DEFAULT_PAR_TIME = 3.0
 
+#: The solver rules class of each game, by game name: the one place a game joins the solver.
+RULES: dict[str, type[SolverRules]] = {
+    rules.GAME.name: rules for rules in (MungerRules, MasterpieceRules)
+}
+
+
+def rules_class(game: str) -> type[SolverRules]:
+    """The solver rules class of game `game`; `MalformedError` for a game with no solver."""
+    try:
+        return RULES[game]
+    except (KeyError, TypeError):
+        known = ", ".join(RULES)
+        raise MalformedError(f"no solver for game {game!r}: the games are {known}") from None
+
 
 def rules_for(game: Game, *, shortest: bool, plain: bool = False) -> Any:
     """The solver rules of a game object (played in place); `plain` turns dominances off."""
-    if isinstance(game, Munger):
-        return MungerRules(game, shortest=shortest, plain=plain)
-    if isinstance(game, Masterpiece):
-        return MasterpieceRules(game, plain=plain, ordered=not shortest)
-    raise TypeError(f"no solver for {type(game).__name__}")
+    return rules_class(game.name).for_search(game, shortest=shortest, plain=plain)
+
+
+def candidate_seconds(game: str) -> float:
+    """Seconds the scheduler gives the solver to decide a new candidate deal of `game`.
+
+    >>> candidate_seconds("munger"), candidate_seconds("masterpiece")
+    (10.0, 2.0)
+    """
+    return rules_class(game).CANDIDATE_SECONDS
 
 
 @dataclass
 class SolveResult:
+    """The verdict on a deal: `status` (solved, unsolvable or unknown), for a solved deal the
+    certified winning line `moves`, its length `par` and `difficulty` 1..5, and `stats`."""
+
     status: str
     moves: list[str] = field(default_factory=list)
     par: int | None = None
@@ -99,8 +131,9 @@ def solve(
 
     certify(start, decided.line)
     first = decided.line
-    best, optimal, improve = _shorten(start, first, decided, time_limit, node_limit,
-                                      table_limit, par_time, clock)  # fmt: skip
+    best, optimal, improve = _shorten(
+        start, first, decided, time_limit, node_limit, table_limit, par_time, clock
+    )
     certify(start, best)
     stats.update(improve)
     stats["first_length"] = len(first)
@@ -108,15 +141,22 @@ def solve(
     stats["par_optimal"] = optimal
     stats.update(difficulty_inputs(start, best))
     stats["seconds"] = round(time.perf_counter() - clock, 4)
+    cuts = rules_class(start.name).DIFFICULTY_CUTS
     return SolveResult(
-        SOLVED, best, par=len(best), difficulty=difficulty_of(start.name, stats), stats=stats
+        SOLVED, best, par=len(best), difficulty=difficulty_of(stats, cuts), stats=stats
     )
 
 
 def _shorten(
-    start: Game, first: list[str], decided: Outcome, time_limit: float | None,
-    node_limit: int | None, table_limit: int, par_time: float | None, clock: float,
-) -> tuple[list[str], bool, dict[str, Any]]:  # fmt: skip
+    start: Game,
+    first: list[str],
+    decided: Outcome,
+    time_limit: float | None,
+    node_limit: int | None,
+    table_limit: int,
+    par_time: float | None,
+    clock: float,
+) -> tuple[list[str], bool, dict[str, Any]]:
     """Search for a line shorter than the first one, following the game's `PAR_PLAN`."""
     if par_time is None:
         par_time = max(DEFAULT_PAR_TIME, decided.seconds)
@@ -175,13 +215,13 @@ def difficulty_inputs(start: Game, line: list[str]) -> dict[str, Any]:
     position = 0
     while position < len(line):
         candidates = rules.moves()
-        matched: tuple[str, ...] = (line[position],)
-        for move in candidates:
-            if tuple(line[position : position + len(move)]) == move:
-                matched = move
+        matched: Step = (line[position],)
+        for step in candidates:
+            if tuple(line[position : position + len(step)]) == step:
+                matched = step
                 steps += 1
                 choices += len(candidates) > 1
-                agreements += candidates[0] == move
+                agreements += candidates[0] == step
                 break
         for token in matched:
             game.push(token)
@@ -195,18 +235,22 @@ def difficulty_inputs(start: Game, line: list[str]) -> dict[str, Any]:
     }
 
 
-def greedy_reach(start: Game, limit: int = 400) -> int:
-    """Foundation cards a greedy player reaches: always the first candidate move not leading
-    back to a position seen before, no backtracking."""
+#: Steps a greedy player plays at most, in `greedy_reach`.
+GREEDY_STEPS = 400
+
+
+def greedy_reach(start: Game) -> int:
+    """Foundation cards a greedy player reaches: always the first candidate step not leading
+    back to a position seen before, no backtracking, at most GREEDY_STEPS steps."""
     game = start.copy()
     rules = rules_for(game, shortest=True)
     rules.start()  # the game is a copy: nothing to take back
     seen = {rules.key()}
-    for _ in range(limit):
+    for _ in range(GREEDY_STEPS):
         if rules.won():
             break
-        for move in rules.moves():
-            undo = rules.play(move)
+        for step in rules.moves():
+            undo = rules.play(step)
             key = rules.key()
             if key not in seen:
                 seen.add(key)

@@ -1,8 +1,9 @@
 """Difficulty from 1 (easy) to 5 (hard), from what the solver saw (docs/solver.md).
 
-A score in [0, 1] mixes four signs of a hard deal, then cut points per game (the quintiles of
-the scores of the winnable deals among seeds 1..200, see `benchmarks/solve.py --calibrate`) turn
-it into 1..5:
+A score in [0, 1] mixes four signs of a hard deal, then the game's cut points turn it into 1..5.
+Each game's solver rules class holds its cut points (`MungerRules.DIFFICULTY_CUTS`): the
+quintiles of the scores of the winnable deals among seeds 1..200, measured with
+`benchmarks/solve.py GAME --seeds 1..200 --calibrate`. The signs:
 
 - search: log10 of the positions the decision expanded, over 6 (a million caps it);
 - length: how far the par exceeds the lower bound of the start position, (par/bound - 1) / 0.6;
@@ -15,16 +16,10 @@ score = 0.3 search + 0.2 length + 0.25 greed + 0.25 reach
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 WEIGHTS = {"search": 0.3, "length": 0.2, "greed": 0.25, "reach": 0.25}
-
-#: Score cut points between levels 1|2, 2|3, 3|4 and 4|5, per game.
-#: Measured with `benchmarks/solve.py GAME --seeds 1..200 --calibrate` (default par time).
-CUTS: dict[str, tuple[float, float, float, float]] = {
-    "munger": (0.524, 0.583, 0.639, 0.674),
-    "masterpiece": (0.478, 0.517, 0.544, 0.588),
-}
 
 
 def _clamp(x: float) -> float:
@@ -32,6 +27,13 @@ def _clamp(x: float) -> float:
 
 
 def score_of(stats: dict[str, Any]) -> float:
+    """The difficulty score in [0, 1] of a solved deal's statistics (the module docstring).
+
+    >>> stats = {"nodes": 999, "par_length": 78, "lower_bound": 60, "greedy_agreement": 0.5,
+    ...          "greedy_reach": 26}
+    >>> round(score_of(stats), 3)
+    0.5
+    """
     search = _clamp(math.log10(float(stats["nodes"]) + 1) / 6)
     length = _clamp((float(stats["par_length"]) / max(1, int(stats["lower_bound"])) - 1) / 0.6)
     greed = 1 - float(stats["greedy_agreement"])
@@ -44,7 +46,9 @@ def score_of(stats: dict[str, Any]) -> float:
     )
 
 
-def difficulty_of(game: str, stats: dict[str, Any]) -> int:
+def difficulty_of(stats: dict[str, Any], cuts: Sequence[float]) -> int:
+    """The level 1..5 of a solved deal's statistics: one more than the number of `cuts` its
+    score reaches. Records the score in `stats["difficulty_score"]`."""
     score = score_of(stats)
     stats["difficulty_score"] = round(score, 4)
-    return 1 + sum(score >= cut for cut in CUTS[game])
+    return 1 + sum(score >= cut for cut in cuts)

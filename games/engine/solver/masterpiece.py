@@ -1,6 +1,7 @@
 """Masterpiece for the solver: an exact search over the open layout.
 
-Moves are tuples of RULES.md tokens played through the engine's rule functions.
+A step of the search is a tuple of move tokens (here always one) played through the engine's
+rule functions.
 
 Dominances used (docs/solver.md has the proofs):
 
@@ -15,9 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import RANK, SUIT
+from ..base import Game
+from ..cards import KING, RANK, SUIT
 from ..masterpiece import Masterpiece
 from .rules import SolverRules
+from .search import Step
 
 ROW = (*(f"M{k}" for k in range(1, 9)), "A1", "A2")
 MAIN = range(8)
@@ -29,9 +32,12 @@ class MasterpieceRules(SolverRules):
 
     game: Masterpiece
 
-    #: The par search: (method, weight, share of the remaining par time), in turn. Plain A*
-    #: (weight 1) usually finishes here, proving the par optimal.
+    GAME = Masterpiece
+    #: Plain A* (weight 1) usually finishes here, proving the par optimal.
     PAR_PLAN = (("best_first", 2.0, 0.4), ("best_first", 1.0, 1.0))
+    DIFFICULTY_CUTS = (0.478, 0.517, 0.544, 0.588)
+    CANDIDATE_SECONDS = 2.0
+    SIMPLE_BOUND = 48  # 48 cards up
 
     def __init__(self, game: Masterpiece, *, plain: bool = False, ordered: bool = False) -> None:
         """`plain=True` turns every dominance off (for the tests that check them);
@@ -41,12 +47,19 @@ class MasterpieceRules(SolverRules):
         self.plain = plain
         self.ordered = ordered
 
+    @classmethod
+    def for_search(cls, game: Game, *, shortest: bool, plain: bool = False) -> MasterpieceRules:
+        """Deciding orders the steps by one move of look-ahead (`ordered`); the par search,
+        whose own bound does that job, does not."""
+        assert isinstance(game, Masterpiece)
+        return cls(game, plain=plain, ordered=not shortest)
+
     def _fits_foundation(self, card: int) -> bool:
         g = self.game
         rank = RANK[card]
         count = g.foundation[SUIT[card]]
         if g.direction == 0:
-            return rank == 2 or rank == 13
+            return rank == 2 or rank == KING
         if count == 13:
             return False
         return rank == (count + 1 if g.direction > 0 else 14 - count)
@@ -116,7 +129,7 @@ class MasterpieceRules(SolverRules):
         tail = bytes((g.cellar & 0xFF, g.direction & 0xFF, *g.foundation))
         return b"".join((*main, *aux, tail))
 
-    def moves(self) -> list[tuple[str, ...]]:
+    def moves(self) -> list[Step]:
         moves = self._moves()
         if not self.ordered:
             return moves
@@ -128,15 +141,15 @@ class MasterpieceRules(SolverRules):
         scored.sort()
         return [move for _, _, move in scored]
 
-    def _moves(self) -> list[tuple[str, ...]]:
+    def _moves(self) -> list[Step]:
         g = self.game
         rows = g.rows
-        to_foundation: list[tuple[str, ...]] = []
-        from_aux: list[tuple[str, ...]] = []
-        empty_row: list[tuple[str, ...]] = []
-        builds: list[tuple[str, ...]] = []
-        into_empty: list[tuple[str, ...]] = []
-        cellar_moves: list[tuple[str, ...]] = []
+        to_foundation: list[Step] = []
+        from_aux: list[Step] = []
+        empty_row: list[Step] = []
+        builds: list[Step] = []
+        into_empty: list[Step] = []
+        cellar_moves: list[Step] = []
 
         first_empty = -1
         for r in MAIN:

@@ -1,7 +1,8 @@
 """Munger for the solver: move generation with full knowledge of the deal, and dominances.
 
-Moves are tuples of RULES.md tokens played through the engine's own rule functions, so the
-solver can never play a move the rules forbid; the certificate is replayed all the same.
+A step of the search is a tuple of move tokens (docs/rules.md, "Move notation") played through
+the engine's own rule functions, so the solver can never play a move the rules forbid; the
+certificate is replayed all the same.
 
 Two modes. `shortest=True` (the par search) keeps only dominances that never lengthen the
 shortest win; `shortest=False` (deciding winnability) adds ones that keep winnability but may
@@ -27,11 +28,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import RANK, RED, SUIT
+from ..base import Game
+from ..cards import KING, RANK, RED, SUIT
 from ..munger import Munger
 from .rules import SolverRules
+from .search import Step
 
-KING = 13
 OTHER_COLOUR = ((1, 2), (0, 3), (0, 3), (1, 2))  # per suit C D H S: the red or black pair
 SAME_COLOUR = (3, 2, 1, 0)  # the other suit of the same colour
 COLUMN = tuple(f"T{k}" for k in range(1, 8))
@@ -39,7 +41,6 @@ TO_FOUNDATION = tuple(f"{p}>F" for p in COLUMN)
 SUIT_SOURCE = ("FC", "FD", "FH", "FS")
 AUTO_TOKENS = (*TO_FOUNDATION, "R>F", "W>F")
 DRAW = "S>W"
-Move = tuple[str, ...]
 
 
 def _hidden_bytes(mask: int) -> bytes:
@@ -59,20 +60,33 @@ class MungerRules(SolverRules):
 
     game: Munger
 
-    #: The par search: (method, weight, share of the remaining par time), in turn. Measured on
-    #: seeds 1..200, branch and bound after a quick weighted A* gives the shortest pars.
+    GAME = Munger
+    #: Measured on seeds 1..200: branch and bound after a quick weighted A* gives the shortest
+    #: pars.
     PAR_PLAN = (("best_first", 2.0, 0.4), ("branch_and_bound", 1.0, 1.0))
+    DIFFICULTY_CUTS = (0.524, 0.583, 0.639, 0.674)
+    CANDIDATE_SECONDS = 10.0
+    SIMPLE_BOUND = 69  # 52 cards up and 17 draws
 
     def __init__(
-        self, game: Munger, *, shortest: bool = False, partial_runs: bool = False,
+        self,
+        game: Munger,
+        *,
+        shortest: bool = False,
+        partial_runs: bool = False,
         plain: bool = False,
-    ) -> None:  # fmt: skip
+    ) -> None:
         """`plain=True` turns every dominance off (for the tests that check them): no forced
         moves, every part of every run, every empty column, every pull-down on its own."""
         super().__init__(game)
         self.shortest = shortest or plain
         self.partial_runs = partial_runs or plain
         self.plain = plain
+
+    @classmethod
+    def for_search(cls, game: Game, *, shortest: bool, plain: bool = False) -> MungerRules:
+        assert isinstance(game, Munger)
+        return cls(game, shortest=shortest, plain=plain)
 
     # -- dominance ------------------------------------------------------------------------
 
@@ -144,20 +158,20 @@ class MungerRules(SolverRules):
         columns.append(bytes(g.waste))
         return b"".join(columns)
 
-    def moves(self) -> list[Move]:
-        """Candidate moves, best first: to a foundation, uncovering a card that can go up,
+    def moves(self) -> list[Step]:
+        """Candidate steps, best first: to a foundation, uncovering a card that can go up,
         revealing a face-down card, emptying a column, the rest; stock moves last; pulling a
         foundation card down last of all."""
         g = self.game
         tableau, hidden, f = g.tableau, g.hidden, g.foundation
-        to_foundation: list[Move] = []
-        uncover_for_foundation: list[Move] = []
-        reveal: list[Move] = []
-        empty_column: list[Move] = []
-        rest: list[Move] = []
-        stock: list[Move] = []
-        stock_to_foundation: list[Move] = []
-        pull: list[Move] = []
+        to_foundation: list[Step] = []
+        uncover_for_foundation: list[Step] = []
+        reveal: list[Step] = []
+        empty_column: list[Step] = []
+        rest: list[Step] = []
+        stock: list[Step] = []
+        stock_to_foundation: list[Step] = []
+        pull: list[Step] = []
 
         first_empty = -1
         for j, column in enumerate(tableau):
@@ -217,7 +231,7 @@ class MungerRules(SolverRules):
                 self._onto_columns(pile[-1], (name + ">",), first_empty, rest)
 
         # Draw k cards, then play the new waste top; never bury a card that is safe to go up.
-        draws: Move = ()
+        draws: Step = ()
         for k in range(1, len(g.stock) + 1):
             draws += (DRAW,)
             card = g.stock[-k]
@@ -239,19 +253,25 @@ class MungerRules(SolverRules):
                 if self.shortest:
                     self._onto_columns(card, head, first_empty, pull)
                 else:
-                    composites: list[Move] = []
+                    composites: list[Step] = []
                     for move in self._onto_columns(card, head, first_empty, []):
                         self._cover(card, move, composites, {s})
                     pull.extend(m for m in composites if self.playable(m))
 
         return (
-            to_foundation + uncover_for_foundation + reveal + empty_column + rest
-            + stock_to_foundation + stock + pull
-        )  # fmt: skip
+            to_foundation
+            + uncover_for_foundation
+            + reveal
+            + empty_column
+            + rest
+            + stock_to_foundation
+            + stock
+            + pull
+        )
 
     def _onto_columns(
-        self, card: int, prefix: Move, first_empty: int, out: list[Move]
-    ) -> list[Move]:
+        self, card: int, prefix: Step, first_empty: int, out: list[Step]
+    ) -> list[Step]:
         """Moves ending with the last token of `prefix` (`X>`) completed by each column the
         card fits on."""
         head, last = prefix[:-1], prefix[-1]
@@ -265,7 +285,7 @@ class MungerRules(SolverRules):
                 out.append((*head, last + COLUMN[j]))
         return out
 
-    def _cover(self, card: int, move: Move, out: list[Move], pulled: set[int]) -> None:
+    def _cover(self, card: int, move: Step, out: list[Step], pulled: set[int]) -> None:
         """After `move` pulls `card` down onto a column, the moves that then cover it.
 
         In deciding mode an uncovered pulled card would go straight back up, so a pull-down is
@@ -293,7 +313,7 @@ class MungerRules(SolverRules):
         for pile, name in ((g.reserve, "R"), (g.waste, "W")):
             if pile and _fits(pile[-1], card):
                 out.append((*move, f"{name}>{column}"))
-        draws: Move = ()
+        draws: Step = ()
         for k in range(1, len(g.stock) + 1):
             draws += (DRAW,)
             if _fits(g.stock[-k], card):

@@ -23,18 +23,20 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-#: A move as the rules generate it: the tokens it plays, in RULES.md notation.
-Tokens = tuple[str, ...]
+#: One step of the search: the move tokens (docs/rules.md, "Move notation") that the rules
+#: play as one move of the search tree, such as `("S>W", "S>W", "W>T3")`: draw twice, then
+#: play the waste top. Not the engine's `Move`, which is a single token.
+Step = tuple[str, ...]
 
 
 class Rules(Protocol):
     """What a game's solver rules provide to the search."""
 
-    def moves(self) -> Sequence[Tokens]:
-        """The candidate moves of the current position, best first."""
+    def moves(self) -> Sequence[Step]:
+        """The candidate steps of the current position, best first."""
 
-    def play(self, move: Tokens) -> Any:
-        """Play a move and the safe automatic moves after it; return what `unplay` needs."""
+    def play(self, step: Step) -> Any:
+        """Play a step and the safe automatic moves after it; return what `unplay` needs."""
 
     def unplay(self, undo: Any) -> None: ...
 
@@ -69,7 +71,6 @@ class Outcome:
     table_bytes: int = 0
     exhausted: bool = False
     stopped_by: str | None = None  # "time", "nodes" or "table" when a budget ran out
-    path_branching: list[int] = field(default_factory=list)  # choices at each step of the line
 
 
 class _Stop(Exception):
@@ -115,7 +116,7 @@ def first_solution(rules: Rules, budget: Budget) -> Outcome:
     table: dict[Hashable, None] = {rules.key(): None}
     key_bytes = 0
     nodes = 0
-    frames: list[tuple[Sequence[Tokens], int]] = []  # (moves, next index)
+    frames: list[tuple[Sequence[Step], int]] = []  # (steps, next index)
     moves = rules.moves()
     index = 0
     try:
@@ -137,12 +138,10 @@ def first_solution(rules: Rules, budget: Budget) -> Outcome:
             undo = rules.play(move)
             if rules.won():
                 undos.append(undo)
-                frames.append((moves, index))
                 tokens = [t for undo_ in undos for t in undo_[0]]
-                branching = [len(m) for m, _ in frames]
                 return Outcome(
                     "solved", tokens, nodes, len(table), clock.seconds,
-                    _table_bytes(table, key_bytes), path_branching=branching,
+                    _table_bytes(table, key_bytes),
                 )  # fmt: skip
             key = rules.key()
             if key in table:
@@ -177,7 +176,7 @@ def shorten(rules: Rules, best: int, budget: Budget) -> Outcome:
     key_bytes = 0
     nodes = 0
     found: list[str] = []
-    frames: list[tuple[Sequence[Tokens], int, int]] = []  # (moves, next index, depth)
+    frames: list[tuple[Sequence[Step], int, int]] = []  # (steps, next index, depth)
     moves = rules.moves()
     index = 0
     try:
@@ -248,7 +247,7 @@ def best_first(rules: Rules, best: int, budget: Budget, *, weight: float = 2.0) 
         return Outcome("solved", prefix, seconds=clock.seconds, exhausted=True)
     # Node i: parents[i], moves[i] (the move from its parent), depths[i] (tokens from root).
     parents: list[int] = [-1]
-    node_moves: list[Tokens] = [()]
+    node_moves: list[Step] = [()]
     depths: list[int] = [len(prefix)]
     table: dict[Hashable, int] = {rules.key(): len(prefix)}
     key_bytes = 0
