@@ -1,0 +1,63 @@
+# Patience Daily: one image for every process of a deployment (docker-compose.yml): the web
+# server (the default command), the Celery workers, beat and one-off management commands.
+# It holds what production runs (requirements.txt) and none of the development tools.
+# Settings come from the environment at run time; see .env.example and docs/deployment.md.
+
+# --- Build stage: a virtualenv with the pinned dependencies ---------------------------------------
+FROM python:3.11-slim AS build
+
+ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PYTHONDONTWRITEBYTECODE=1
+
+RUN python -m venv /opt/venv
+# Only the requirements first, so that a code change does not reinstall the dependencies.
+COPY requirements.txt /tmp/requirements.txt
+RUN /opt/venv/bin/pip install -r /tmp/requirements.txt
+
+# --- Runtime stage ---------------------------------------------------------------------------------
+FROM python:3.11-slim AS runtime
+
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    DJANGO_SETTINGS_MODULE=config.settings
+
+# The processes run as "app", which cannot change the code. Its home is writable (gunicorn keeps
+# its control socket there); /var/lib/celery-beat holds beat's schedule file (a volume in
+# docker-compose.yml, created with this owner).
+# A fixed numeric id, so that an orchestrator can check it is not root.
+RUN groupadd --system --gid 10001 app \
+    && useradd --system --uid 10001 --gid app --create-home --home-dir /home/app \
+        --shell /usr/sbin/nologin app \
+    && install -d -o app -g app /var/lib/celery-beat
+
+COPY --from=build /opt/venv /opt/venv
+
+WORKDIR /app
+COPY . .
+
+# Hashed, compressed static files, served by WhiteNoise from /app/staticfiles (STATIC_ROOT's
+# default: leave STATIC_ROOT unset in the container). Settings refuse to load without a
+# SECRET_KEY when DEBUG is off, so this step alone gets a random throwaway key: it lives in this
+# RUN's environment only, never in the image's ENV or in a layer. Then precompile the code, since
+# the app user cannot write __pycache__.
+RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+    DEBUG=false \
+    ALLOWED_HOSTS=localhost \
+    python manage.py collectstatic --noinput --verbosity 1 \
+    && python -m compileall -q /app
+
+USER 10001:10001
+
+EXPOSE 8000
+
+# GET /healthz/ answers 200 when the database, Redis and the channel layer answer, 503 otherwise
+# (urlopen raises on 503, so the check fails). slim has no curl: Python's urllib does it. The
+# Host header is the first of ALLOWED_HOSTS, since Django refuses hosts not listed there.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import os, urllib.request as r; h = os.environ.get('ALLOWED_HOSTS', '').split(',')[0].strip().lstrip('.'); h = 'localhost' if h in ('', '*') else h; r.urlopen(r.Request('http://127.0.0.1:8000/healthz/', headers={'Host': h}), timeout=8)"]
+
+# HTTP and WebSocket: gunicorn manages uvicorn workers (restarts a dead one, graceful stops).
+# The shell expands WEB_CONCURRENCY; exec makes gunicorn PID 1, so it gets the stop signal.
+CMD ["sh", "-c", "exec gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-2} --graceful-timeout 20 --timeout 60"]
