@@ -67,9 +67,12 @@ def _parser() -> argparse.ArgumentParser:
         source.add_argument("--seed")
         source.add_argument("--deal")
         p.add_argument(
-            "--moves", nargs="+", default=[], required=name == "replay",
+            "--moves",
+            nargs="+",
+            default=[],
+            required=name == "replay",
             help="move tokens, as one string or several arguments",
-        )  # fmt: skip
+        )
         if name == "show":
             p.add_argument("--player", action="store_true", help="only what a player may see")
 
@@ -83,13 +86,17 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--time-limit", type=_positive(float), default=10.0, help="seconds (10)")
     p.add_argument("--node-limit", type=_positive(int), default=None, help="positions tried")
     p.add_argument(
-        "--table-limit", type=_positive(int), default=3_000_000,
+        "--table-limit",
+        type=_positive(int),
+        default=3_000_000,
         help="positions kept in the transposition table (3,000,000)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--par-time", type=_positive(float), default=None,
+        "--par-time",
+        type=_positive(float),
+        default=None,
         help="seconds for shortening the line (default: as long as deciding took, at least 3)",
-    )  # fmt: skip
+    )
     return parser
 
 
@@ -142,8 +149,13 @@ def _play_or_fail(game: Game, args: argparse.Namespace, err: TextIO) -> int:
     return _exit_for(result)
 
 
-def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
-         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:  # fmt: skip
+def main(
+    argv: list[str] | None = None,
+    *,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     out = stdout or sys.stdout
     err = stderr or sys.stderr
     try:
@@ -163,10 +175,13 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None,
             from .solver import solve
 
             solved = solve(
-                game.name, game.deal or "", time_limit=args.time_limit,
-                node_limit=args.node_limit, table_limit=args.table_limit,
+                game.name,
+                game.deal or "",
+                time_limit=args.time_limit,
+                node_limit=args.node_limit,
+                table_limit=args.table_limit,
                 par_time=args.par_time,
-            )  # fmt: skip
+            )
             print(json.dumps(solved.to_json()), file=out)
             return EXIT_OK
         if args.command == "replay":

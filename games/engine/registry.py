@@ -32,4 +32,7 @@ def new_game(game: str, *, deal: str | None = None, seed: int | None = None) -> 
     cls = game_class(game)
     if (deal is None) == (seed is None):
         raise MalformedError("give either a deal string or a seed")
-    return cls.from_deal(deal) if deal is not None else cls.from_seed(seed)  # type: ignore[arg-type]
+    if deal is not None:
+        return cls.from_deal(deal)
+    assert seed is not None
+    return cls.from_seed(seed)

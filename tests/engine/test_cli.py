@@ -23,8 +23,10 @@ def run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
 def test_module_entry_point_runs() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "games.engine", "deal", "munger", "1"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0
     assert done.stdout == deal("munger", 1) + "\n"
 
@@ -35,9 +37,14 @@ def test_deal() -> None:
 
 @pytest.mark.parametrize(
     "argv",
-    [("deal", "chess", "1"), ("deal", "munger", "-1"), ("deal", "munger", "x"),
-     ("deal", "munger", str(2**64)), ("deal", "munger")],
-)  # fmt: skip
+    [
+        ("deal", "chess", "1"),
+        ("deal", "munger", "-1"),
+        ("deal", "munger", "x"),
+        ("deal", "munger", str(2**64)),
+        ("deal", "munger"),
+    ],
+)
 def test_deal_refuses_bad_input_with_exit_2(argv: tuple[str, ...]) -> None:
     code, out, err = run(*argv)
     assert code == 2 and out == "" and err.startswith("error:")
@@ -81,8 +88,14 @@ def test_replay_exit_codes_and_verdict() -> None:
     code, out, err = run("replay", "masterpiece", "--deal", deal_string, "--moves", " ".join(moves))
     verdict = json.loads(out)
     assert code == 0 and err == ""
-    assert verdict == {"valid": True, "won": True, "moves": 56, "foundation_cards": 52,
-                       "legal": [], "error": None}  # fmt: skip
+    assert verdict == {
+        "valid": True,
+        "won": True,
+        "moves": 56,
+        "foundation_cards": 52,
+        "legal": [],
+        "error": None,
+    }
 
     code, out, err = run("replay", "munger", "--seed", "1", "--moves", "R>F T1>T2")
     assert code == 1 and json.loads(out)["error"]["index"] == 1 and "T1>T2" in err
@@ -119,8 +132,14 @@ def test_batch_answers_every_line_in_order_without_stopping() -> None:
     assert all(list(line) == keys for line in lines)
     assert lines[0]["valid"] and lines[0]["won"] and lines[0]["moves"] == 56
     assert lines[1]["error"]["index"] is None and "JSON" in lines[1]["error"]["reason"]
-    assert lines[2] == {"valid": True, "won": False, "moves": 2, "foundation_cards": 1,
-                        "legal": lines[2]["legal"], "error": None}  # fmt: skip
+    assert lines[2] == {
+        "valid": True,
+        "won": False,
+        "moves": 2,
+        "foundation_cards": 1,
+        "legal": lines[2]["legal"],
+        "error": None,
+    }
     assert "unknown game" in lines[3]["error"]["reason"]
     for malformed in (lines[3], lines[4], lines[6], lines[8], lines[9], lines[10]):
         assert not malformed["valid"] and malformed["error"]["index"] is None
@@ -134,8 +153,10 @@ def test_batch_through_the_real_process() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "games.engine", "batch"],
         input='{"game": "munger", "seed": 1, "moves": []}\nbad\n',
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0
     assert [json.loads(x)["valid"] for x in done.stdout.splitlines()] == [True, False]
 

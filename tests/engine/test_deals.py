@@ -51,8 +51,13 @@ def test_splitmix64_matches_the_published_vectors() -> None:
 def test_first_swaps_of_seed_1_match_docs() -> None:
     stream = splitmix64(1)
     assert [(i, below(stream, i + 1)) for i in range(51, 45, -1)] == [
-        (51, 45), (50, 34), (49, 40), (48, 28), (47, 9), (46, 7),
-    ]  # fmt: skip
+        (51, 45),
+        (50, 34),
+        (49, 40),
+        (48, 28),
+        (47, 9),
+        (46, 7),
+    ]
 
 
 def test_below_rejects_outputs_past_the_last_whole_multiple() -> None:

@@ -100,8 +100,8 @@ def test_rule_01_four_foundations_built_up_by_suit() -> None:
     game = Munger.from_deal(deal_with())
     foundations = game.view()["foundations"]
     assert [(f["suit"], f["count"], f["top"]) for f in foundations] == [
-        ("C", 0, None), ("D", 0, None), ("H", 0, None), ("S", 0, None),
-    ]  # fmt: skip
+        (suit, 0, None) for suit in "CDHS"
+    ]
 
     # Clubs up to 4C: 5C (waste) goes up next, then 6C (T1); AD starts the diamonds.
     game = position(F="4C - - -", W="5C", R="AD", T1="6C")
@@ -144,8 +144,7 @@ def test_rule_02_columns_dealt_down_up_down_up() -> None:
     view = Munger.from_deal(deal("munger", 7)).view(full=True)
     for k in range(1, 8):
         column = view["tableau"][k - 1]
-        assert [e["card"] for e in column] == [cards[k - 1], cards[6 + k], cards[13 + k],
-                                               cards[20 + k]]  # fmt: skip
+        assert [e["card"] for e in column] == [cards[k - 1 + 7 * p] for p in range(4)]
         assert [e["face_up"] for e in column] == [False, True, False, True]
 
     # Chosen cards at chosen deal positions land where the mapping says.
@@ -347,9 +346,16 @@ def test_rule_10_empty_column_takes_only_a_king_or_king_led_run() -> None:
     # (pointless, still listed), and KD from the waste. The Queen-led run QC JH, a lone 2D
     # and the reserve's 9C may not.
     game = position(
-        T1="", T2="*5C KH QS JD", T3="KS QH", T4="*4C QC JH", T5="2D", T6="2H", T7="3H",
-        W="KD", R="9C",
-    )  # fmt: skip
+        T1="",
+        T2="*5C KH QS JD",
+        T3="KS QH",
+        T4="*4C QC JH",
+        T5="2D",
+        T6="2H",
+        T7="3H",
+        W="KD",
+        R="9C",
+    )
     assert legal(game) == ["T2>T1", "T3>T1", "W>T1"]
     reason = assert_illegal(game, "T4>T1")
     assert "King" in reason
@@ -380,10 +386,8 @@ def test_rule_10_a_king_from_any_source_fills_an_empty_column() -> None:
 def test_rule_11_nothing_placed_on_reserve_waste_or_stock() -> None:
     # Cards everywhere that could move: none may go onto R, W or S.
     game = position(F="AC - - -", T1="2C", T2="*KD 9H", W="4D", R="8S", S="7D")
-    for token in (
-        "T1>R", "T1>W", "T1>S", "W>R", "W>S", "W>W", "R>W", "R>S", "R>R",
-        "FC>R", "FC>W", "FC>S", "S>R", "S>S",
-    ):  # fmt: skip
+    sources, piles = ("T1", "W", "R", "FC", "S"), ("R", "W", "S")
+    for token in [f"{s}>{p}" for s in sources for p in piles if f"{s}>{p}" != "S>W"]:
         assert_illegal(game, token)
     for token in legal(game):
         assert token == "S>W" or token.split(">")[1] in {"F", *COLUMNS}, token
@@ -418,8 +422,7 @@ def test_rule_12_top_face_down_card_turns_up() -> None:
     assert play(game, "T4>F") == []
     assert segment(game, "T4") == "T4 *6C 9D"
     # The turn is part of the move: no token of its own, and one U turns the card back down.
-    assert [t for t in game.history if t != "U"] == ["T1>F", "T1>F", "T2>T3", "T2>T3",
-                                                     "T4>F", "T4>F"]  # fmt: skip
+    assert " ".join(t for t in game.history if t != "U") == "T1>F T1>F T2>T3 T2>T3 T4>F T4>F"
     game.push("U")
     game.push("U")
     game.push("U")
@@ -432,13 +435,11 @@ def test_rule_12_top_face_down_card_turns_up() -> None:
 
 def test_rule_12_flip_when_a_king_run_leaves_for_an_empty_column() -> None:
     # KH QS leaves T2 for the empty T1: 5C under it turns up; 4D, below 5C, stays down.
-    game = position(T1="", T2="*4D *5C KH QS", T3="2H", T4="2D", T5="3H", T6="3D", T7="4H",
-                    R="9C")  # fmt: skip
+    game = position(T1="", T2="*4D *5C KH QS", T3="2H", T4="2D", T5="3H", T6="3D", T7="4H", R="9C")
     assert play(game, "T2>T1") == ["5C"]
     assert segment(game, "T2") == "T2 *4D 5C"
     # A partial King-led run (KH QS above a face-up 5C) may go too; nothing turns.
-    game = position(T1="", T2="*4D 5C KH QS", T3="2H", T4="2D", T5="3H", T6="3D", T7="4H",
-                    R="9C")  # fmt: skip
+    game = position(T1="", T2="*4D 5C KH QS", T3="2H", T4="2D", T5="3H", T6="3D", T7="4H", R="9C")
     assert legal(game) == ["T2>T1"]
     assert play(game, "T2>T1") == []
     assert segment(game, "T2") == "T2 *4D 5C"
@@ -473,9 +474,8 @@ def test_rule_13_won_by_replay() -> None:
         placed |= {n: next(order) for n in (21 + k, 14 + k, 7 + k, k)}
     moves = ["S>W", "W>F"] * 17 + ["R>F"] * 7 + [f"T{k}>F" for k in range(1, 8) for _ in "1234"]
     result = replay("munger", deal_with(placed), moves)
-    assert (result.valid, result.won, result.moves, result.foundation_cards) == (
-        True, True, 69, 52,
-    )  # fmt: skip
+    verdict = (result.valid, result.won, result.moves, result.foundation_cards)
+    assert verdict == (True, True, 69, 52)
     assert result.error is None
     # One card short is not won.
     result = replay("munger", deal_with(placed), moves[:-1])
@@ -511,8 +511,9 @@ def test_player_view_hides_face_down_cards_and_stock() -> None:
 def test_undo_restores_exact_position_after_every_kind_of_move() -> None:
     # A draw, waste to foundation, reserve to column, a run with a turn, column to foundation
     # with a turn, and foundation to column; then U six times brings back the start.
-    game = position(F="- - - 5S", T1="*KC 6D", T2="*QD 4C 3H", T3="5D", T4="*JS AC", R="2C",
-                    S="9C AD")  # fmt: skip
+    game = position(
+        F="- - - 5S", T1="*KC 6D", T2="*QD 4C 3H", T3="5D", T4="*JS AC", R="2C", S="9C AD"
+    )
     start = game.to_text()
     for token in ("S>W", "W>F", "R>T2", "T2>T3", "T4>F", "FS>T1"):
         play(game, token)
@@ -534,9 +535,27 @@ def test_undo_of_nothing_is_illegal_at_the_start() -> None:
 
 @pytest.mark.parametrize(
     "token",
-    ["Z9>Q", "T8>T1", "T0>T1", "T1-T2", "FX>T1", "F>T1", "t1>t2", "u", "T1>", ">T1", "T1>T2>T3",
-     " T1>T2", "T1>T2 ", "W>FC", "T1>FH", "R>T", "S>W>F", ""],
-)  # fmt: skip
+    [
+        "Z9>Q",
+        "T8>T1",
+        "T0>T1",
+        "T1-T2",
+        "FX>T1",
+        "F>T1",
+        "t1>t2",
+        "u",
+        "T1>",
+        ">T1",
+        "T1>T2>T3",
+        " T1>T2",
+        "T1>T2 ",
+        "W>FC",
+        "T1>FH",
+        "R>T",
+        "S>W>F",
+        "",
+    ],
+)
 def test_notation_malformed_tokens_name_the_token(token: str) -> None:
     game = Munger.from_deal(deal_with())
     game.push("S>W")

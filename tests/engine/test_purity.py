@@ -18,9 +18,12 @@ def test_importing_the_engine_loads_no_django() -> None:
         "print(bad); sys.exit(1 if bad else 0)"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ENGINE.parents[1],
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=ENGINE.parents[1],
         check=False,
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

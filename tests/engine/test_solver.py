@@ -127,8 +127,18 @@ def test_the_search_leaves_the_game_as_it_found_it() -> None:
 def test_solve_statistics() -> None:
     result = solve("masterpiece", deal("masterpiece", 1), time_limit=10, par_time=0.5)
     stats = result.stats
-    expected = ["nodes", "positions", "seconds", "table_bytes", "first_length", "par_length",
-                "par_optimal", "decisions", "greedy_agreement", "greedy_reach"]  # fmt: skip
+    expected = [
+        "nodes",
+        "positions",
+        "seconds",
+        "table_bytes",
+        "first_length",
+        "par_length",
+        "par_optimal",
+        "decisions",
+        "greedy_agreement",
+        "greedy_reach",
+    ]
     for key in [*expected, "difficulty_score"]:
         assert key in stats, key
     assert stats["positions"] <= stats["nodes"] + 1
@@ -137,8 +147,11 @@ def test_solve_statistics() -> None:
 
 def test_cli_solve() -> None:
     out, err = io.StringIO(), io.StringIO()
-    code = main(["solve", "masterpiece", "--seed", "1", "--time-limit", "5", "--par-time", "0.2"],
-                stdout=out, stderr=err)  # fmt: skip
+    code = main(
+        ["solve", "masterpiece", "--seed", "1", "--time-limit", "5", "--par-time", "0.2"],
+        stdout=out,
+        stderr=err,
+    )
     answer = json.loads(out.getvalue())
     assert code == 0 and list(answer) == ["status", "moves", "par", "difficulty", "stats"]
     assert answer["status"] == "solved" and answer["par"] == len(answer["moves"])
@@ -151,8 +164,11 @@ def test_cli_solve() -> None:
     assert main(["solve", "munger", "--seed", "1", "--time-limit", "0.05"], stdout=out) == 0
     assert json.loads(out.getvalue())["status"] == "unknown"
 
-    for argv in (["solve", "munger", "--deal", "AC"], ["solve", "chess", "--seed", "1"],
-                 ["solve", "munger", "--seed", "1", "--time-limit", "0"]):  # fmt: skip
+    for argv in (
+        ["solve", "munger", "--deal", "AC"],
+        ["solve", "chess", "--seed", "1"],
+        ["solve", "munger", "--seed", "1", "--time-limit", "0"],
+    ):
         assert main(argv, stdout=io.StringIO(), stderr=io.StringIO()) == 2
 
 

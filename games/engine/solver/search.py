@@ -124,9 +124,14 @@ def first_solution(rules: Rules, budget: Budget) -> Outcome:
             if index >= len(moves):
                 if not frames:
                     return Outcome(
-                        "unsolvable", [], nodes, len(table), clock.seconds,
-                        _table_bytes(table, key_bytes), exhausted=True,
-                    )  # fmt: skip
+                        "unsolvable",
+                        [],
+                        nodes,
+                        len(table),
+                        clock.seconds,
+                        _table_bytes(table, key_bytes),
+                        exhausted=True,
+                    )
                 rules.unplay(undos.pop())
                 moves, index = frames.pop()
                 continue
@@ -140,9 +145,13 @@ def first_solution(rules: Rules, budget: Budget) -> Outcome:
                 undos.append(undo)
                 tokens = [t for undo_ in undos for t in undo_[0]]
                 return Outcome(
-                    "solved", tokens, nodes, len(table), clock.seconds,
+                    "solved",
+                    tokens,
+                    nodes,
+                    len(table),
+                    clock.seconds,
                     _table_bytes(table, key_bytes),
-                )  # fmt: skip
+                )
             key = rules.key()
             if key in table:
                 rules.unplay(undo)
@@ -155,9 +164,14 @@ def first_solution(rules: Rules, budget: Budget) -> Outcome:
             index = 0
     except _Stop as stop:
         return Outcome(
-            "unknown", [], nodes, len(table), clock.seconds, _table_bytes(table, key_bytes),
+            "unknown",
+            [],
+            nodes,
+            len(table),
+            clock.seconds,
+            _table_bytes(table, key_bytes),
             stopped_by=stop.reason,
-        )  # fmt: skip
+        )
     finally:
         while undos:
             rules.unplay(undos.pop())
@@ -184,9 +198,14 @@ def shorten(rules: Rules, best: int, budget: Budget) -> Outcome:
             if index >= len(moves):
                 if not frames:
                     return Outcome(
-                        "solved", found, nodes, len(table), clock.seconds,
-                        _table_bytes(table, key_bytes), exhausted=True,
-                    )  # fmt: skip
+                        "solved",
+                        found,
+                        nodes,
+                        len(table),
+                        clock.seconds,
+                        _table_bytes(table, key_bytes),
+                        exhausted=True,
+                    )
                 rules.unplay(undos.pop())
                 moves, index, depth = frames.pop()
                 continue
@@ -221,9 +240,14 @@ def shorten(rules: Rules, best: int, budget: Budget) -> Outcome:
             index = 0
     except _Stop as stop:
         return Outcome(
-            "solved", found, nodes, len(table), clock.seconds, _table_bytes(table, key_bytes),
+            "solved",
+            found,
+            nodes,
+            len(table),
+            clock.seconds,
+            _table_bytes(table, key_bytes),
             stopped_by=stop.reason,
-        )  # fmt: skip
+        )
     finally:
         while undos:
             rules.unplay(undos.pop())
@@ -307,14 +331,24 @@ def best_first(rules: Rules, best: int, budget: Budget, *, weight: float = 2.0) 
                     heapq.heappush(heap, (reached + weight * bound, len(parents), len(parents) - 1))
                 rules.unplay(undo)
         return Outcome(
-            "solved", found, nodes, len(table), clock.seconds, _table_bytes(table, key_bytes),
+            "solved",
+            found,
+            nodes,
+            len(table),
+            clock.seconds,
+            _table_bytes(table, key_bytes),
             exhausted=True,
-        )  # fmt: skip
+        )
     except _Stop as stop:
         return Outcome(
-            "solved", found, nodes, len(table), clock.seconds, _table_bytes(table, key_bytes),
+            "solved",
+            found,
+            nodes,
+            len(table),
+            clock.seconds,
+            _table_bytes(table, key_bytes),
             stopped_by=stop.reason,
-        )  # fmt: skip
+        )
     finally:
         while undos:
             rules.unplay(undos.pop())
