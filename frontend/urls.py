@@ -1,4 +1,5 @@
 from django.urls import path
+from django.views.i18n import set_language
 
 from frontend import views
 
@@ -6,5 +7,14 @@ app_name = "frontend"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/<slug:game>/", views.play_today, name="play"),
+    path("play/<slug:game>/<str:date>/", views.play_day, name="play-day"),
+    path("board/", views.boards, name="boards"),
+    path("board/<slug:game>/<str:date>/", views.board, name="board"),
+    path("archive/", views.archive, name="archive"),
+    path("me/", views.me, name="me"),
+    path("account/", views.account, name="account"),
     path("rules/<slug:game>/", views.rules, name="rules"),
+    # The language switch posts here (Django's view: sets the language cookie, then goes back).
+    path("i18n/setlang/", set_language, name="set_language"),
 ]

@@ -1,10 +1,76 @@
-"""Pages of the site. Views stay thin: pick the data, render a template."""
+"""Pages of the site. Views stay thin: pick the data, render a template.
 
+Pages only read: the day comes from `games.clock`, the data from `games.selectors` (and, for the
+archive's month grid, one read-only query of `DailyChallenge`), and the player from the
+player cookie without ever creating one. Everything live (countdown, leaderboards, charts,
+the name prompt) is done by the small ES modules under static/frontend/pages/, through the
+REST API.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
+from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import select_template
+from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_safe
+
+from games import clock, selectors
+from games.api import identity
+from games.models import Attempt, DailyChallenge, Player
+
+# -- languages ---------------------------------------------------------------------------------
+
+#: The languages the site is written in: (code, name in that language).
+SITE_LANGUAGES: list[tuple[str, str]] = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("ru", "Русский"),
+]
+SITE_LANGUAGE_CODES = [code for code, _name in SITE_LANGUAGES]
+
+
+def _site_language(request: HttpRequest) -> str:
+    """The request's language among the site's (cookie, then Accept-Language), else English."""
+    wanted = translation.get_language_from_request(request) or settings.LANGUAGE_CODE
+    base = wanted.split("-")[0].lower()
+    return base if base in SITE_LANGUAGE_CODES else "en"
+
+
+def localized(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Render the page in the visitor's language.
+
+    With Django's LocaleMiddleware installed this only keeps its choice within the site's three
+    languages; without it, it does the middleware's job for our pages (language cookie set by
+    the switch, then Accept-Language), so the switch works either way.
+    """
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        language = _site_language(request)
+        with translation.override(language):
+            request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+            response = view(request, *args, **kwargs)
+        response.headers.setdefault("Content-Language", language)
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        return response
+
+    return wrapper
+
+
+# -- games -------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -12,9 +78,9 @@ class GamePage:
     """How the site presents one game: its URL name, display names and a one-line summary."""
 
     slug: str
-    name: str
+    name: Any  # lazily translated
     native_name: str
-    summary: str
+    summary: Any  # lazily translated
 
 
 GAME_PAGES: dict[str, GamePage] = {
@@ -22,18 +88,18 @@ GAME_PAGES: dict[str, GamePage] = {
     for page in (
         GamePage(
             slug="munger",
-            name="Munger",
+            name=pgettext_lazy("game", "Munger"),
             native_name="",
-            summary=(
+            summary=gettext_lazy(
                 "A tight Canfield-style patience: half-hidden tableau columns, a visible reserve "
                 "and a single pass through the stock."
             ),
         ),
         GamePage(
             slug="masterpiece",
-            name="Masterpiece",
+            name=pgettext_lazy("game", "Masterpiece"),
             native_name="Шедевр",
-            summary=(
+            summary=gettext_lazy(
                 "An open patience where every card is visible from the start: build rows by suit "
                 "and use the one-card cellar wisely."
             ),
@@ -41,15 +107,459 @@ GAME_PAGES: dict[str, GamePage] = {
     )
 }
 
+DIFFICULTY_WORDS = {
+    1: gettext_lazy("Very easy"),
+    2: gettext_lazy("Easy"),
+    3: gettext_lazy("Medium"),
+    4: gettext_lazy("Hard"),
+    5: gettext_lazy("Very hard"),
+}
+
+STATUS_WORDS = {
+    "playing": gettext_lazy("In progress"),
+    "won": gettext_lazy("Won"),
+    "resigned": gettext_lazy("Resigned"),
+    "stuck": gettext_lazy("Stuck"),
+}
+
+#: A text mark per status, so a result never relies on colour alone.
+STATUS_MARKS = {"playing": "…", "won": "✓", "resigned": "✗", "stuck": "✗"}
+
+
+def difficulty_info(level: int | None) -> dict[str, Any] | None:
+    """A difficulty of 1 to 5 as words and pips (filled and empty), or None when unknown."""
+    if level is None:
+        return None
+    return {
+        "level": level,
+        "word": DIFFICULTY_WORDS.get(level, str(level)),
+        "pips": [index < level for index in range(5)],
+    }
+
+
+def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
+    if attempt is None:
+        return None
+    return {
+        "status": attempt.status,
+        "word": STATUS_WORDS.get(attempt.status, attempt.status),
+        "mark": STATUS_MARKS.get(attempt.status, ""),
+        "moves": attempt.move_count,
+        "foundation_cards": attempt.foundation_cards,
+        "ranked": attempt.ranked,
+    }
+
+
+def _parse_date(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text) if len(text) == 10 else None
+    except ValueError:
+        return None
+
+
+def not_found(request: HttpRequest, message: str) -> HttpResponse:
+    """The site's 404 page, with a sentence saying what was not found."""
+    return render(request, "frontend/404.html", {"message": message}, status=404)
+
+
+def _player(request: HttpRequest) -> Player | None:
+    """The visitor's player, read from the cookie or the session; never created here."""
+    return identity.current_player(request)
+
+
+def _page_strings(**strings: Any) -> dict[str, str]:
+    """Translated sentences handed to a page's module as a JSON block."""
+    return {key: str(value) for key, value in strings.items()}
+
+
+# -- home --------------------------------------------------------------------------------------
+
+
+def seconds_to_next_day(now: dt.datetime) -> int:
+    """Whole seconds until the next UTC midnight, when the new dailies start."""
+    tomorrow = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
+    return max(0, int((tomorrow - now).total_seconds()))
+
+
+def _countdown_text(seconds: int) -> str:
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"
+
+
+def _your_attempt(daily: DailyChallenge, player: Player | None) -> Attempt | None:
+    """The player's ranked attempt at the daily, else their latest practice of it."""
+    if player is None:
+        return None
+    return (
+        selectors.ranked_attempt(daily=daily, player=player)
+        or selectors.player_attempts(player=player).filter(daily=daily).first()
+    )
+
 
 @require_safe
+@localized
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "frontend/home.html", {"games": list(GAME_PAGES.values())})
+    player = _player(request)
+    today = clock.today()
+    dailies = {daily.game: daily for daily in selectors.dailies_today()}
+    cards = []
+    for page in GAME_PAGES.values():
+        daily = dailies.get(page.slug)
+        summary = selectors.daily_summary(daily=daily, player=player) if daily else None
+        cards.append(
+            {
+                "game": page,
+                "daily": daily,
+                "summary": summary,
+                "difficulty": difficulty_info(summary["difficulty"]) if summary else None,
+                "result": result_info(_your_attempt(daily, player)) if daily else None,
+            }
+        )
+    seconds = seconds_to_next_day(clock.now())
+    context = {
+        "cards": cards,
+        "today": today,
+        "player": player,
+        "countdown_seconds": seconds,
+        "countdown_text": _countdown_text(seconds),
+        "next_day": today + dt.timedelta(days=1),
+        "strings": _page_strings(
+            new_day=_("The new deals are out: reload the page to play them."),
+            name_taken=_("That name is taken: please choose another one."),
+            name_bad=_(
+                "Use 2 to 24 letters, digits, spaces and . ' - _ (not starting with “Guest”)."
+            ),
+            throttled=_("Too many tries: please wait a minute and try again."),
+            failed=_("Something went wrong. Please try again."),
+            welcome=_("Welcome, {name}!"),
+        ),
+    }
+    return render(request, "frontend/home.html", context)
+
+
+# -- play --------------------------------------------------------------------------------------
+
+
+def _render_play(request: HttpRequest, game: str, date: dt.date | None) -> HttpResponse:
+    page = GAME_PAGES.get(game)
+    if page is None:
+        return not_found(request, _("There is no game called “%(game)s”.") % {"game": game[:40]})
+    today = clock.today()
+    day = date or today
+    if day > today:
+        return not_found(request, _("That day's deal is not out yet."))
+    if (
+        day < today
+        and not DailyChallenge.objects.filter(game=game, date=day, published=True).exists()
+    ):
+        return not_found(request, _("There was no daily on that day."))
+    from frontend.templatetags.frontend import frontend_strings
+
+    context = {
+        "game": page.slug,
+        "game_title": page.name,
+        "game_page": page,
+        "date": day.isoformat(),
+        "practice": day < today,
+        "today": today.isoformat(),
+        "player": _player(request),
+        "frontend_strings": frontend_strings(request),
+    }
+    # The play page belongs to the game screen; until it exists a plain page stands in.
+    template = select_template(["frontend/play.html", "frontend/play_pending.html"])
+    return HttpResponse(template.render(context, request))
 
 
 @require_safe
+@localized
+def play_today(request: HttpRequest, game: str) -> HttpResponse:
+    return _render_play(request, game, None)
+
+
+@require_safe
+@localized
+def play_day(request: HttpRequest, game: str, date: str) -> HttpResponse:
+    day = _parse_date(date)
+    if day is None:
+        return not_found(request, _("That is not a date (use YYYY-MM-DD)."))
+    return _render_play(request, game, day)
+
+
+# -- board -------------------------------------------------------------------------------------
+
+
+@require_safe
+@localized
+def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
+    page = GAME_PAGES.get(game)
+    day = _parse_date(date)
+    if page is None:
+        return not_found(request, _("There is no game called “%(game)s”.") % {"game": game[:40]})
+    if day is None:
+        return not_found(request, _("That is not a date (use YYYY-MM-DD)."))
+    today = clock.today()
+    if day > today:
+        return not_found(request, _("That day's deal is not out yet."))
+    daily = (
+        DailyChallenge.objects.select_related("deal")
+        .filter(game=game, date=day, published=True)
+        .first()
+    )
+    if daily is None:
+        if day < today:
+            return not_found(request, _("There was no daily on that day."))
+        summary = None
+    else:
+        summary = selectors.daily_summary(daily=daily, player=_player(request))
+    context = {
+        "game": page,
+        "others": [other for other in GAME_PAGES.values() if other.slug != page.slug],
+        "day": day,
+        "today": today,
+        "is_today": day == today,
+        "previous_day": day - dt.timedelta(days=1),
+        "next_day": day + dt.timedelta(days=1) if day < today else None,
+        "summary": summary,
+        "difficulty": difficulty_info(summary["difficulty"]) if summary else None,
+        "config": {
+            "game": page.slug,
+            "date": day.isoformat(),
+            "api": f"/api/leaderboards/{page.slug}/{day.isoformat()}/?around=me",
+            "socket": f"/ws/daily/{page.slug}/{day.isoformat()}/" if day == today else "",
+        },
+        "strings": _page_strings(
+            unavailable=_("The leaderboard is not available yet. Please come back later."),
+            empty=_("Nobody has finished this deal yet."),
+            failed=_("The leaderboard could not be loaded."),
+            you=_("you"),
+            tied=_("tied"),
+            won=STATUS_WORDS["won"],
+            resigned=STATUS_WORDS["resigned"],
+            playing=STATUS_WORDS["playing"],
+            stuck=STATUS_WORDS["stuck"],
+            feed_won=_("{player} won in {moves} moves"),
+            feed_progress=_("{player}: {cards} cards on the foundations after {moves} moves"),
+            feed_stuck=_("{player} is stuck after {moves} moves"),
+            live=_("Live"),
+            offline=_("Not live: showing the last loaded board."),
+            total=_("{total} players on the board"),
+        ),
+    }
+    return render(request, "frontend/board.html", context)
+
+
+@require_safe
+def boards(request: HttpRequest) -> HttpResponse:
+    """The Boards link: today's board of the first game."""
+    return redirect("frontend:board", game="munger", date=clock.today().isoformat())
+
+
+# -- archive -----------------------------------------------------------------------------------
+
+
+def _month_start(text: str | None, today: dt.date) -> dt.date | None:
+    if not text:
+        return today.replace(day=1)
+    try:
+        year, month = (int(part) for part in text.split("-"))
+        return dt.date(year, month, 1) if len(text) == 7 else None
+    except ValueError:
+        return None
+
+
+def _add_month(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+@require_safe
+@localized
+def archive(request: HttpRequest) -> HttpResponse:
+    today = clock.today()
+    start = _month_start(request.GET.get("month"), today)
+    if start is None:
+        return not_found(request, _("That is not a month (use YYYY-MM)."))
+    if start > today:
+        return not_found(request, _("That month has not come yet."))
+    days_in_month = calendar.monthrange(start.year, start.month)[1]
+    end = start.replace(day=days_in_month)
+    dailies = selectors.dailies_between(start=start, end=end)
+    player = _player(request)
+    results: dict[int, Attempt] = {}
+    if player is not None and dailies:
+        for attempt in selectors.player_attempts(player=player).filter(
+            daily_id__in=[daily.pk for daily in dailies]
+        ):
+            current = results.get(attempt.daily_id)  # type: ignore[arg-type]
+            if current is None or (attempt.ranked and not current.ranked):
+                results[attempt.daily_id] = attempt  # type: ignore[index]
+    by_day: dict[dt.date, list[dict[str, Any]]] = {}
+    for daily in dailies:
+        by_day.setdefault(daily.date, []).append(
+            {
+                "game": GAME_PAGES.get(daily.game),
+                "slug": daily.game,
+                "result": result_info(results.get(daily.pk)),
+            }
+        )
+    days = []
+    for number in range(1, days_in_month + 1):
+        day = start.replace(day=number)
+        days.append(
+            {
+                "date": day,
+                "is_today": day == today,
+                "future": day > today,
+                "dailies": by_day.get(day, []),
+            }
+        )
+    earliest = (
+        DailyChallenge.objects.filter(published=True)
+        .order_by("date")
+        .values_list("date", flat=True)
+        .first()
+    )
+    previous = _add_month(start, -1)
+    following = _add_month(start, 1)
+    context = {
+        "month": start,
+        "days": days,
+        "leading_blanks": range(start.weekday()),
+        "weekdays": [calendar.day_abbr[index] for index in range(7)],
+        "previous_month": previous if earliest and earliest < start else None,
+        "next_month": following if following <= today else None,
+        "today": today,
+        "player": player,
+    }
+    return render(request, "frontend/archive.html", context)
+
+
+# -- me ----------------------------------------------------------------------------------------
+
+
+def _streaks(win_days: list[dt.date], today: dt.date) -> tuple[int, int, list[int]]:
+    """Current and best streak of consecutive days with a win, and every streak's length."""
+    runs: list[int] = []
+    previous: dt.date | None = None
+    for day in sorted(set(win_days)):
+        if previous is not None and day - previous == dt.timedelta(days=1):
+            runs[-1] += 1
+        else:
+            runs.append(1)
+        previous = day
+    current = 0
+    if previous is not None and today - previous <= dt.timedelta(days=1):
+        current = runs[-1]
+    return current, max(runs, default=0), runs
+
+
+def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
+    """The player's ranked dailies as numbers and series for the Me page's charts."""
+    ranked = [
+        attempt
+        for attempt in selectors.player_attempts(player=player)
+        if attempt.ranked
+        and not attempt.disqualified
+        and attempt.daily is not None
+        and attempt.move_count > 0
+    ]
+    ranked.sort(key=lambda attempt: attempt.daily.date)  # type: ignore[union-attr]
+    wins = [a for a in ranked if a.status == Attempt.Status.WON and a.verified]
+    played, won = len(ranked), len(wins)
+    win_ids = {attempt.pk for attempt in wins}
+    current, best, runs = _streaks([a.daily.date for a in wins], today)  # type: ignore[union-attr]
+    cumulative, total = [], 0
+    for attempt in ranked:
+        total += attempt.pk in win_ids
+        cumulative.append({"date": attempt.daily.date.isoformat(), "wins": total})  # type: ignore[union-attr]
+    buckets: dict[int, int] = {}
+    for attempt in wins:
+        low = (attempt.move_count // 20) * 20
+        buckets[low] = buckets.get(low, 0) + 1
+    distribution = [
+        {"label": f"{low}–{low + 19}", "count": buckets[low]} for low in sorted(buckets)
+    ]
+    recent = [
+        {
+            "date": attempt.daily.date,  # type: ignore[union-attr]
+            "game": GAME_PAGES.get(attempt.game),
+            "slug": attempt.game,
+            "result": result_info(attempt),
+        }
+        for attempt in reversed(ranked[-10:])
+    ]
+    return {
+        "played": played,
+        "won": won,
+        "win_rate": round(100 * won / played) if played else 0,
+        "current_streak": current,
+        "best_streak": best,
+        "wins_over_time": cumulative,
+        "moves_distribution": distribution,
+        "streaks": runs[-12:],
+        "recent": recent,
+    }
+
+
+@require_safe
+@localized
+def me(request: HttpRequest) -> HttpResponse:
+    player = _player(request)
+    overview = player_overview(player, clock.today()) if player else None
+    context = {
+        "player": player,
+        "overview": overview,
+        "charts": (
+            {
+                "wins_over_time": overview["wins_over_time"],
+                "moves_distribution": overview["moves_distribution"],
+                "streaks": overview["streaks"],
+            }
+            if overview
+            else None
+        ),
+        "strings": _page_strings(
+            wins_over_time=_("Wins over time"),
+            moves_distribution=_("Moves in won games"),
+            streaks=_("Streaks (days in a row with a win)"),
+            no_data=_("No data yet."),
+        ),
+    }
+    return render(request, "frontend/me.html", context)
+
+
+# -- account -----------------------------------------------------------------------------------
+
+
+@require_safe
+@localized
+def account(request: HttpRequest) -> HttpResponse:
+    player = _player(request)
+    context = {
+        "player": player,
+        "username": player.user.get_username() if player and player.user_id else None,
+        "strings": _page_strings(
+            taken=_("That username is taken."),
+            invalid=_("Please check the username and password."),
+            bad_credentials=_("Wrong username or password."),
+            throttled=_("Too many tries: please wait a minute and try again."),
+            failed=_("Something went wrong. Please try again."),
+        ),
+    }
+    return render(request, "frontend/account.html", context)
+
+
+# -- rules -------------------------------------------------------------------------------------
+
+
+@require_safe
+@localized
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     page = GAME_PAGES.get(game)
     if page is None:
-        raise Http404(f"No game called {game!r}")
-    return render(request, f"frontend/rules/{page.slug}.html", {"game": page})
+        return not_found(request, _("There is no game called “%(game)s”.") % {"game": game[:40]})
+    return render(
+        request,
+        f"frontend/rules/{page.slug}.html",
+        {"game": page, "play_url": reverse("frontend:play", kwargs={"game": page.slug})},
+    )

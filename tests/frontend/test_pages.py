@@ -1,9 +1,64 @@
-"""The public pages: the home page, the two rules pages, and the API schema."""
+"""The public pages, through Django's test client: every page answers for today, unknown games
+and future days are 404 pages, the language switch works, and no page creates a player."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
 
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 
+from frontend.templatetags.frontend import frontend_strings
+from frontend.views import player_overview, seconds_to_next_day
+from games import clock, services
+from games.identity import COOKIE_NAME
+from games.models import Attempt, Player
+from tests.games import factories
 
+LOCALE_MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("ru", "Русский")]
+
+
+@pytest.fixture
+def dailies(db):
+    """Today's certified daily of both games."""
+    return {game: factories.daily(game) for game in ("munger", "masterpiece")}
+
+
+@pytest.fixture
+def yesterday_dailies(db):
+    day = clock.today() - dt.timedelta(days=1)
+    return {game: factories.daily(game, day) for game in ("munger", "masterpiece")}
+
+
+def as_player(client, player: Player) -> None:
+    client.cookies[COOKIE_NAME] = services.player_token_issue(player=player)
+
+
+def today() -> str:
+    return clock.today().isoformat()
+
+
+def tomorrow() -> str:
+    return (clock.today() + dt.timedelta(days=1)).isoformat()
+
+
+# -- home ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
 def test_home_page_names_both_games_and_links_to_their_rules(client):
     response = client.get("/")
 
@@ -17,14 +72,275 @@ def test_home_page_names_both_games_and_links_to_their_rules(client):
     assert 'href="/rules/masterpiece/"' in html
 
 
+def test_home_shows_todays_dailies_with_links_and_a_countdown(client, dailies):
+    html = client.get("/").content.decode()
+
+    for game in ("munger", "masterpiece"):
+        assert f'href="/play/{game}/"' in html
+        assert f'href="/board/{game}/{today()}/"' in html
+    assert 'href="/archive/"' in html
+    assert 'id="countdown"' in html
+    assert re.search(r'data-seconds="\d+"', html)
+    assert "Difficulty" in html and "of 5" in html
+    assert "Players so far" in html and "Winners so far" in html
+    # First visit: the name prompt, and the account offered but not required.
+    assert 'id="name-form"' in html
+    assert 'href="/account/"' in html
+
+
+def test_home_shows_the_players_result_and_no_name_prompt(client, dailies):
+    alice = factories.player("alice")
+    services.attempt_start(player=alice, daily=dailies["munger"])
+    as_player(client, alice)
+
+    html = client.get("/").content.decode()
+
+    assert "alice" in html
+    assert 'id="name-form"' not in html
+    assert "In progress" in html
+    assert "0 moves" in html
+
+
+def test_home_without_dailies_says_they_are_being_prepared(client, db):
+    html = client.get("/").content.decode()
+
+    assert "being prepared" in html
+
+
+def test_countdown_is_the_seconds_to_the_next_utc_midnight():
+    now = dt.datetime(2026, 12, 1, 23, 59, 30, tzinfo=dt.UTC)
+    assert seconds_to_next_day(now) == 30
+    assert seconds_to_next_day(now.replace(hour=0, minute=0, second=0)) == 24 * 3600
+
+
+# -- every page, today and otherwise ---------------------------------------------------------
+
+
 @pytest.mark.parametrize(
-    ("game", "name", "words"),
+    "path",
     [
-        ("munger", "Munger", ["reserve", "stock", "waste", "King"]),
-        ("masterpiece", "Masterpiece", ["cellar", "auxiliary", "main row", "Ace"]),
+        "/",
+        "/play/munger/",
+        "/play/masterpiece/",
+        "/play/munger/{today}/",
+        "/board/munger/{today}/",
+        "/board/masterpiece/{today}/",
+        "/archive/",
+        "/me/",
+        "/account/",
+        "/rules/munger/",
+        "/rules/masterpiece/",
     ],
 )
-def test_rules_page_explains_the_game(client, game, name, words):
+def test_every_page_answers_today(client, dailies, path):
+    response = client.get(path.format(today=today()))
+
+    assert response.status_code == 200
+    assert b"<main" in response.content
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/play/klondike/",
+        "/play/munger/{tomorrow}/",
+        "/play/masterpiece/{tomorrow}/",
+        "/play/munger/not-a-date/",
+        "/play/munger/2020-02-30/",
+        "/board/munger/{tomorrow}/",
+        "/board/klondike/{today}/",
+        "/board/munger/2020-01-01/",
+        "/rules/klondike/",
+        "/archive/?month=2099-01",
+        "/archive/?month=garbage",
+    ],
+)
+def test_unknown_games_and_future_days_are_404_pages(client, dailies, path):
+    response = client.get(path.format(today=today(), tomorrow=tomorrow()))
+
+    assert response.status_code == 404
+    assert "Not found" in response.content.decode()
+
+
+def test_play_views_hand_the_play_page_its_context(client, dailies):
+    response = client.get("/play/masterpiece/")
+
+    assert response.context["game"] == "masterpiece"
+    assert str(response.context["game_title"]) == "Masterpiece"
+    assert response.context["date"] == today()
+    assert response.context["today"] == today()
+    assert response.context["practice"] is False
+
+
+def test_a_past_day_is_practice(client, yesterday_dailies):
+    day = (clock.today() - dt.timedelta(days=1)).isoformat()
+
+    response = client.get(f"/play/munger/{day}/")
+
+    assert response.status_code == 200
+    assert response.context["practice"] is True
+    assert response.context["date"] == day
+
+
+def test_boards_link_goes_to_todays_board(client, db):
+    response = client.get("/board/")
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/board/munger/{today()}/"
+
+
+def test_board_page_has_the_table_and_the_live_parts(client, dailies):
+    html = client.get(f"/board/munger/{today()}/").content.decode()
+
+    assert 'id="ranks"' in html
+    assert 'id="playing-now"' in html
+    assert 'id="race-feed"' in html
+    assert f"/api/leaderboards/munger/{today()}/?around=me" in html
+    assert f"/ws/daily/munger/{today()}/" in html
+    assert "Equal results share a rank" in html
+
+
+def test_munger_play_page_shows_no_face_down_card(client, dailies):
+    deal = dailies["munger"].deal.deal_string.split()
+    hidden = deal[0:7] + deal[14:21] + deal[35:]  # face-down tableau cards and the stock
+
+    html = client.get("/play/munger/").content.decode()
+
+    for code in hidden:
+        assert not re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])", html), code
+
+
+# -- archive ------------------------------------------------------------------------------------
+
+
+def test_archive_links_each_past_daily_to_practice_and_board(client, yesterday_dailies):
+    day = clock.today() - dt.timedelta(days=1)
+    month = day.strftime("%Y-%m")
+
+    html = client.get("/archive/", {"month": month}).content.decode()
+
+    for game in ("munger", "masterpiece"):
+        assert f'href="/play/{game}/{day.isoformat()}/"' in html
+        assert f'href="/board/{game}/{day.isoformat()}/"' in html
+
+
+def test_archive_shows_the_players_results(client, yesterday_dailies):
+    alice = factories.player("alice")
+    attempt, _ = services.attempt_start(player=alice, daily=yesterday_dailies["masterpiece"])
+    Attempt.objects.filter(pk=attempt.pk).update(status=Attempt.Status.RESIGNED)
+    as_player(client, alice)
+    month = (clock.today() - dt.timedelta(days=1)).strftime("%Y-%m")
+
+    html = client.get("/archive/", {"month": month}).content.decode()
+
+    assert "Resigned" in html
+
+
+def test_archive_months_link_to_each_other(client, db):
+    first = clock.today().replace(day=1)
+    earlier = (first - dt.timedelta(days=40)).replace(day=1)
+    factories.daily("munger", earlier)
+
+    html = client.get("/archive/").content.decode()
+    assert f'href="?month={(first - dt.timedelta(days=1)).strftime("%Y-%m")}"' in html
+
+    html = client.get("/archive/", {"month": earlier.strftime("%Y-%m")}).content.decode()
+    assert 'rel="next"' in html
+
+
+# -- me -------------------------------------------------------------------------------------------
+
+
+def test_me_page_without_a_player_invites_to_play(client, db):
+    html = client.get("/me/").content.decode()
+
+    assert "You have not played yet" in html
+    assert Player.objects.count() == 0
+
+
+def test_me_page_shows_stats_charts_and_their_tables(client, dailies):
+    alice = factories.player("alice")
+    attempt, _ = services.attempt_start(player=alice, daily=dailies["munger"])
+    Attempt.objects.filter(pk=attempt.pk).update(
+        status=Attempt.Status.WON, verified=True, move_count=42, next_seq=42
+    )
+    as_player(client, alice)
+
+    response = client.get("/me/")
+
+    html = response.content.decode()
+    assert response.context["overview"]["won"] == 1
+    assert response.context["overview"]["current_streak"] == 1
+    assert 'id="chart-data"' in html
+    assert "Wins over time" in html and "Moves in won games" in html
+    assert "<table>" in html and "40–59" in html
+
+
+def test_streaks_count_days_in_a_row_with_a_win(db):
+    alice = factories.player("alice")
+    day = clock.today()
+    for back in (0, 1, 3, 4, 5):
+        daily = factories.daily("masterpiece", day - dt.timedelta(days=back))
+        attempt = Attempt.objects.create(
+            player=alice,
+            game="masterpiece",
+            daily=daily,
+            deal_string=daily.deal.deal_string,
+            ranked=True,
+            started_at=clock.now(),
+            status=Attempt.Status.WON,
+            verified=True,
+            move_count=1,
+            next_seq=1,
+        )
+        assert attempt.pk
+
+    overview = player_overview(alice, day)
+
+    assert (overview["current_streak"], overview["best_streak"]) == (2, 3)
+    assert overview["played"] == overview["won"] == 5
+
+
+# -- read only ----------------------------------------------------------------------------------
+
+
+def test_no_get_creates_a_player(client, dailies, yesterday_dailies):
+    day = (clock.today() - dt.timedelta(days=1)).isoformat()
+    for path in [
+        "/",
+        "/play/munger/",
+        f"/play/masterpiece/{day}/",
+        f"/board/munger/{today()}/",
+        "/archive/",
+        "/me/",
+        "/account/",
+        "/rules/munger/",
+        "/board/",
+    ]:
+        client.get(path)
+
+    assert Player.objects.count() == 0
+    assert COOKIE_NAME not in client.cookies
+
+
+@pytest.mark.django_db
+def test_pages_are_read_only(client):
+    response = client.post("/")
+
+    assert response.status_code == 405
+
+
+# -- rules -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "name", "words", "rules"),
+    [
+        ("munger", "Munger", ["reserve", "stock", "waste", "King"], 13),
+        ("masterpiece", "Masterpiece", ["cellar", "auxiliary", "main row", "Ace"], 11),
+    ],
+)
+def test_rules_page_explains_the_game(client, game, name, words, rules):
     response = client.get(reverse("frontend:rules", kwargs={"game": game}))
 
     assert response.status_code == 200
@@ -33,6 +349,11 @@ def test_rules_page_explains_the_game(client, game, name, words):
     for word in words:
         assert word in html
     assert "You win when" in html
+    # Numbered as the engine cites them, each with an anchor: /rules/munger/#rule-8.
+    for number in range(1, rules + 1):
+        assert f'id="rule-{number}"' in html
+    assert f'id="rule-{rules + 1}"' not in html
+    assert "<svg" in html
 
 
 def test_rules_page_of_an_unknown_game_is_404(client):
@@ -41,13 +362,79 @@ def test_rules_page_of_an_unknown_game_is_404(client):
     assert response.status_code == 404
 
 
-def test_pages_are_read_only(client):
-    response = client.post("/")
-
-    assert response.status_code == 405
+# -- languages ---------------------------------------------------------------------------------
 
 
-def test_api_schema_is_an_openapi_document(client):
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("fr", ["Aujourd’hui", "Archives", "Comment jouer"]), ("ru", ["Сегодня", "Архив"])],
+)
+def test_language_switch_sets_the_language_of_the_pages(client, language, words):
+    response = client.post(reverse("frontend:set_language"), {"language": language, "next": "/"})
+
+    assert response.status_code == 302
+    html = client.get("/").content.decode()
+    assert f'<html lang="{language}">' in html
+    for word in words:
+        assert word in html
+
+
+@pytest.mark.django_db
+@override_settings(MIDDLEWARE=LOCALE_MIDDLEWARE, LANGUAGES=LANGUAGES)
+def test_language_switch_works_with_the_locale_middleware(client):
+    client.post(reverse("frontend:set_language"), {"language": "ru", "next": "/"})
+
+    html = client.get("/rules/masterpiece/").content.decode()
+
+    assert '<html lang="ru">' in html
+    assert "Подвал" in html and "Правило 8" in html
+
+
+@pytest.mark.django_db
+def test_browser_language_is_used_when_nothing_was_chosen(client):
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9").content.decode()
+    assert '<html lang="fr">' in html
+
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="de-DE").content.decode()
+    assert '<html lang="en">' in html
+
+
+def test_page_has_the_layout_landmarks(client, db):
+    html = client.get("/archive/").content.decode()
+
+    assert 'class="skip-link" href="#main"' in html
+    assert '<main id="main"' in html
+    assert "<nav" in html and "<footer" in html
+    for label in ("Today", "Archive", "Boards", "My stats", "How to play"):
+        assert label in html
+    for language in ("English", "Français", "Русский"):
+        assert language in html
+    # Strict CSP: no inline script, handler or style.
+    assert "style=" not in html
+    assert not re.search(r"\son[a-z]+=", html)
+    for script in re.findall(r"<script[^>]*>", html):
+        assert 'type="application/json"' in script or "src=" in script
+
+
+def test_play_page_strings_are_translated():
+    from django.utils import translation
+
+    with translation.override("fr"):
+        strings = frontend_strings()
+    assert strings["rank.K"] == "Roi"
+    assert strings["suit.S"] == "pique"
+    assert strings["pile.cellar"]
+    with translation.override("ru"):
+        strings = frontend_strings()
+    assert strings["rank.Q"] == "Дама"
+    assert strings["pile.foundation"] == "база"
+
+
+# -- the API docs -----------------------------------------------------------------------------
+
+
+def test_api_schema_is_an_openapi_document(client, db):
     response = client.get(reverse("api-schema"), {"format": "json"})
 
     assert response.status_code == 200
@@ -56,7 +443,7 @@ def test_api_schema_is_an_openapi_document(client):
     assert schema["info"]["title"] == "Patience Daily API"
 
 
-def test_api_docs_page_answers(client):
+def test_api_docs_page_answers(client, db):
     response = client.get(reverse("api-docs"))
 
     assert response.status_code == 200
@@ -65,7 +452,7 @@ def test_api_docs_page_answers(client):
     assert "swagger-ui-dist" in page and "cdn" not in page.lower()
 
 
-def test_api_docs_assets_are_served(client):
+def test_api_docs_assets_are_served(client, db):
     page = client.get(reverse("api-docs")).content.decode()
     bundle = next(
         part.split('"')[0] for part in page.split('src="')[1:] if "swagger-ui-bundle" in part
