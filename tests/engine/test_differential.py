@@ -1,10 +1,10 @@
 """Differential tests: the engine against the independent reference in tests/engine/reference.py.
 
-The reference was written from /work/shared/RULES.md alone. For each game and many seeds a seeded
-random player plays a game; at every position the reference's verdict (legal move list, move
-count, foundation count, win flag) must equal the engine's. Now and then the player undoes, or
-offers a malformed or illegal token, which both sides must reject at the same index. At the end
-the whole replay verdict is compared.
+The reference was written from the rule book (docs/rules.md) alone. For each game and many
+seeds a seeded random player plays a game; at every position the reference's verdict (legal
+move list, move count, foundation count, win flag) must equal the engine's. Now and then the
+player undoes, or offers a malformed or illegal token, which both sides must reject at the same
+index. At the end the whole replay verdict is compared.
 
 The random player is biased (foundation moves; in Masterpiece auxiliary-row and cellar moves) so
 that games reach foundation building in both directions and the cellar-out rule. Won positions
@@ -189,6 +189,7 @@ def play_random_game(game: str, seed: int) -> dict:
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["munger", "masterpiece"])
 def test_random_games_agree(game: str) -> None:
     positions = rejections = cellar_out = best = 0
@@ -282,8 +283,8 @@ def solve(game: str, deal_string: str, limit: int = 5000) -> list[str] | None:
 # Seeds the solver above wins quickly (found once with it); for Masterpiece, with the first
 # foundation card a 2 (up) or a King (down).
 SOLVED = [
-    ("munger", 13),
-    ("munger", 48),
+    pytest.param("munger", 13, marks=pytest.mark.slow),
+    pytest.param("munger", 48, marks=pytest.mark.slow),
     ("masterpiece", 16),  # up
     ("masterpiece", 8),  # up
     ("masterpiece", 116),  # down

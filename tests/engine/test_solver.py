@@ -49,8 +49,18 @@ def test_an_easy_masterpiece_gets_par_56() -> None:
     assert_certificate("masterpiece", deal_string, result.moves)
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
-@pytest.mark.parametrize("seed", range(1, 16))
+# Deals that take the solver more than about a second (several Munger deals run to the limit).
+SLOW_TO_SOLVE = {("munger", 1), ("munger", 6), ("munger", 10), ("munger", 15), ("masterpiece", 2)}
+
+
+def with_slow_marks(cases: list[tuple[str, int]], slow: set[tuple[str, int]]) -> list:
+    return [pytest.param(*case, marks=pytest.mark.slow) if case in slow else case for case in cases]
+
+
+@pytest.mark.parametrize(
+    ("game", "seed"),
+    with_slow_marks([(g, s) for s in range(1, 16) for g in sorted(GAMES)], SLOW_TO_SOLVE),
+)
 def test_every_solved_line_is_a_certificate(game: str, seed: int) -> None:
     deal_string = deal(game, seed)
     result = solve(game, deal_string, time_limit=5, par_time=0.2)
@@ -65,6 +75,7 @@ def test_every_solved_line_is_a_certificate(game: str, seed: int) -> None:
     assert 1 <= result.difficulty <= 5  # type: ignore[operator]
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(GAMES)), st.integers(min_value=0, max_value=2**64 - 1))
 def test_every_solver_line_replays_to_a_win(game: str, seed: int) -> None:
@@ -82,7 +93,11 @@ PLAIN_QUICK = {
 
 
 @pytest.mark.parametrize(
-    ("game", "seed"), [(g, s) for g, seeds in sorted(PLAIN_QUICK.items()) for s in seeds]
+    ("game", "seed"),
+    with_slow_marks(
+        [(g, s) for g, seeds in sorted(PLAIN_QUICK.items()) for s in seeds],
+        {("munger", 2), ("munger", 5), ("munger", 9)},
+    ),
 )
 def test_dominances_give_the_same_verdict_as_the_plain_search(game: str, seed: int) -> None:
     fast = first_solution(
