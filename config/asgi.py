@@ -1,6 +1,9 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to Channels consumers.
 
-Serve it with `uvicorn config.asgi:application` (`make run` does).
+Serve it with `uvicorn config.asgi:application` (`make run` does). HTTP passes through
+`BodySizeLimitMiddleware` first (config/bodylimit.py): an oversized body is refused with 413
+before Django reads any of it. WebSockets pass the origin check (ALLOWED_HOSTS) and the
+session/auth stack; a path no consumer serves is refused with close code 4404.
 """
 
 import os
@@ -16,13 +19,14 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from config.routing import websocket_urlpatterns  # noqa: E402
+from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
+from config.routing import unknown_path_route, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodySizeLimitMiddleware(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, unknown_path_route]))
         ),
     }
 )

@@ -1,8 +1,16 @@
 """WebSocket routes, served by `config.asgi` under the "websocket" protocol.
 
-Apps add their consumers here, e.g. `path("ws/play/<int:attempt_id>/", PlayConsumer.as_asgi())`.
+Apps add their consumers to `websocket_urlpatterns`, e.g.
+`path("ws/play/<int:attempt_id>/", PlayConsumer.as_asgi())`. `config.asgi` puts
+`unknown_path_route` after them: a socket to any other path is refused cleanly (close code 4404)
+instead of failing with "No route found".
 """
 
-from django.urls import URLPattern
+from django.urls import URLPattern, re_path
+
+from config.consumers import UnknownPathConsumer
 
 websocket_urlpatterns: list[URLPattern] = []
+
+#: Matches every path: keep it after all the others.
+unknown_path_route = re_path(r"", UnknownPathConsumer.as_asgi(), name="ws-unknown-path")

@@ -1,22 +1,55 @@
 """Django settings for Patience Daily.
 
 Everything that differs between a laptop, CI and production comes from environment variables.
-With none set, the project runs self-contained for development: DEBUG on, a SQLite file at the
-repository root, an in-memory channel layer, a local-memory cache and Celery in eager mode.
+With none set, the project runs self-contained and safe: DEBUG off, served to this machine only
+(loopback hosts, plain HTTP), a SQLite file at the repository root, an in-memory channel layer, a
+local-memory cache and Celery in eager mode.
 
-    SECRET_KEY            required when DEBUG is false
-    DEBUG                 "true"/"false" (default true)
-    ALLOWED_HOSTS         comma-separated host names
-    CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://patience.example
-    DATABASE_URL          e.g. postgres://postgres@127.0.0.1:5432/patience (psycopg 3)
-    REDIS_URL             e.g. redis://127.0.0.1:6379/0 (channel layer, cache, Celery)
+    DEBUG                 "true"/"false" (default false). Local development only: with DEBUG on,
+                          every ALLOWED_HOSTS entry must be a loopback host, else start-up fails.
+    SECRET_KEY            default: a random key made once per checkout in .secret_key (mode
+                          0600, git-ignored). A key shorter than 50 characters, with fewer than
+                          5 distinct characters or starting with "django-insecure" is refused.
+    ALLOWED_HOSTS         comma-separated host names (default localhost,127.0.0.1,[::1])
+    CSRF_TRUSTED_ORIGINS  comma-separated origins, e.g. https://patience.example (default none);
+                          also the origins trusted by the Origin check of state-changing requests
+    DATABASE_URL          e.g. postgres://postgres@127.0.0.1:5432/patience (psycopg 3, pooled);
+                          default: SQLite
+    DATABASE_POOL_SIZE    most PostgreSQL connections per process (default 8)
+    SQLITE_PATH           the SQLite file without DATABASE_URL (default db.sqlite3 at the root)
+    REDIS_URL             e.g. redis://127.0.0.1:6379/0: channel layer, cache (throttles),
+                          Celery (default none: in-memory layer, local-memory cache, eager Celery)
+    HTTPS                 "true"/"false": redirect to HTTPS, HSTS, secure cookies (default true
+                          unless every ALLOWED_HOSTS entry is a loopback host)
+    HSTS_SECONDS          Strict-Transport-Security max-age when HTTPS is on (default 31536000)
+    NUM_PROXIES           trusted reverse proxies in front of the app (default 0). Above 0, the
+                          client address is read from X-Forwarded-For and the scheme from
+                          X-Forwarded-Proto, which the proxy must set.
+    STATIC_MANIFEST       "true"/"false" (default false): true serves the hashed static files
+                          that `manage.py collectstatic` makes; false serves the apps' static
+                          folders as they are, no collectstatic needed
+    STATIC_ROOT           where collectstatic puts the files (default staticfiles/ at the root)
+    LOG_LEVEL             level of the app loggers (games, leaderboards, config), to stderr
+                          (default INFO)
+    THROTTLE_<SCOPE>_<KIND>  a throttle rate, e.g. THROTTLE_MOVES_PLAYER=600/min; the scopes and
+                          kinds with their defaults are in THROTTLE_RATES below
+
+Celery workers: the solver's jobs have a queue of their own ("solve"), so a long solve never
+holds up other jobs. Run one worker per queue:
+
+    celery -A config worker -Q celery          # everything else (scheduling, ...)
+    celery -A config worker -Q solve -c 1      # solving deals, one at a time
+    celery -A config beat                      # exactly one per deployment
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config.security import all_loopback, is_loopback, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -33,6 +66,16 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}")
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}") from None
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name)
     if value is None or value.strip() == "":
@@ -42,16 +85,19 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 # --- Core -----------------------------------------------------------------------------------------
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is false")
-    # Development only: never used when DEBUG is off.
-    SECRET_KEY = "django-insecure-patience-daily-development-key-do-not-use-in-production"
+SECRET_KEY = secret_key(os.environ, BASE_DIR)
 
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"] if DEBUG else [])
+LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", LOOPBACK_HOSTS)
+if DEBUG and not all_loopback(ALLOWED_HOSTS):
+    # DEBUG pages show settings and source code: never to anyone but this machine.
+    exposed = [host for host in ALLOWED_HOSTS if not is_loopback(host)]
+    raise ImproperlyConfigured(
+        f"DEBUG is on, so ALLOWED_HOSTS may only name this machine (localhost, 127.0.0.1, "
+        f"[::1]), not {', '.join(exposed)}. Set DEBUG=false to serve other hosts."
+    )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
@@ -65,6 +111,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "csp",
+    "axes",
     "games",
     "leaderboards",
     "frontend",
@@ -73,12 +121,19 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A view that cannot reach the database answers 503, not 500.
+    "config.middleware.DatabaseUnavailableMiddleware",
+    # State-changing requests from another origin are refused (config/middleware.py).
+    "config.middleware.OriginCheckMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -101,25 +156,66 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
+# Django's CSRF refusal answers JSON under /api/ (config/errors.py).
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
+# Error reports never show *_URL settings nor URLs with passwords (config/errors.py).
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.errors.SafeExceptionReporterFilter"
+
+# --- Logging: everything to stderr, in every mode -------------------------------------------------
+
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+    },
+    # Libraries' warnings and errors (django-redis' ignored exceptions among them).
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
+    "loggers": {
+        # Unhandled exceptions are logged by django.request at ERROR, with the traceback.
+        "django": {"handlers": [], "level": "WARNING", "propagate": True},
+        "games": {"level": LOG_LEVEL},
+        "leaderboards": {"level": LOG_LEVEL},
+        "config": {"level": LOG_LEVEL},
+    },
+}
+
 # --- Database -------------------------------------------------------------------------------------
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    # postgres://... uses Django's postgresql backend, which picks psycopg 3 when installed.
-    # Persistent connections stay off by default: under ASGI each request may run in another
-    # thread, and idle connections would pile up.
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
-            conn_health_checks=True,
-        )
-    }
+    # postgres://... uses Django's postgresql backend with psycopg 3. Connections come from
+    # psycopg's pool (one per process, at most DATABASE_POOL_SIZE); Django requires
+    # CONN_MAX_AGE=0 with a pool: a request gives its connection back when it ends.
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": env_int("DATABASE_POOL_SIZE", 8),
+            "timeout": 5,  # seconds to wait for a free connection, then 503
+        }
 else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
+            "NAME": Path(os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3"),
+            "OPTIONS": {
+                # Writers queue for the lock at BEGIN (waiting up to `timeout` seconds) instead
+                # of failing with "database is locked" when a read turns into a write; WAL
+                # lets readers go on while one writes.
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
         }
     }
 
@@ -134,19 +230,28 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                # redis-py caps a pool at 100 connections; many sockets joining groups at once
-                # need more (see STACK-NOTES, trap 6).
+                # redis-py caps a connection pool at 100 connections by default; many sockets
+                # joining groups at once need more.
                 "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
             },
         }
     }
+    # The cache only holds throttle counters: when Redis is down, cache calls fail fast (short
+    # timeouts), are logged and answer "nothing cached", so play goes on (PostgreSQL holds every
+    # game) and recovers by itself when Redis is back.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "patience",
+            "OPTIONS": {
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": 0.25,
+                "SOCKET_TIMEOUT": 0.5,
+            },
         }
     }
+    DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
@@ -165,6 +270,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Solving a deal may take minutes: it has its own queue and worker (see the docstring above).
+CELERY_TASK_ROUTES = {"games.tasks.solve_deal": {"queue": "solve"}}
 
 # --- Auth -----------------------------------------------------------------------------------------
 
@@ -174,6 +281,23 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# django-axes counts failed logins (admin and API) per username and locks the account for a
+# while after too many. The backend is axes' lockout check (AxesStandaloneBackend) in front of
+# Django's ModelBackend, in one class (config/auth.py): a locked-out account cannot log in,
+# and with a single backend `django.contrib.auth.login(request, user)` needs no `backend`.
+AUTHENTICATION_BACKENDS = ["config.auth.LockoutModelBackend"]
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_RESET_ON_SUCCESS = True
+# The answer to a locked-out login: JSON 429 `locked_out` under /api/ (games/api/errors.py).
+AXES_LOCKOUT_CALLABLE = "games.api.errors.lockout_response"
+# django-axes warns when the IP address is not a lockout parameter; here it is left out on
+# purpose: locking an address would lock out every player behind it (a school, an office, a
+# mobile carrier's NAT). Addresses are throttled instead (the "accounts_ip" rate).
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 
 # --- Internationalisation and time ----------------------------------------------------------------
 
@@ -185,29 +309,55 @@ USE_TZ = True
 # --- Static files (served by WhiteNoise under every server) -------------------------------------
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", "") or BASE_DIR / "staticfiles")
+STATIC_MANIFEST = env_bool("STATIC_MANIFEST", False)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # Production serves hashed, compressed files made by `manage.py collectstatic`.
+        # Hashed, compressed copies made by `manage.py collectstatic` (long-cached); without the
+        # manifest, the files are served as they are from the apps' static/ folders.
         "BACKEND": (
-            "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if STATIC_MANIFEST
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
         ),
     },
 }
-# In development, serve straight from the apps' static/ folders, no collectstatic needed.
-WHITENOISE_USE_FINDERS = DEBUG
-WHITENOISE_AUTOREFRESH = DEBUG
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+WHITENOISE_AUTOREFRESH = DEBUG and not STATIC_MANIFEST
+
+# --- Request bodies (refused before they are read: config/bodylimit.py) ---------------------------
+
+# The largest request body the API reads (bytes); larger is 413 too_large.
+API_MAX_BODY_BYTES = 16 * 1024
+# The admin's forms (curation notes and the like).
+ADMIN_MAX_BODY_BYTES = 1024 * 1024
+# Any other path (the site's pages take no uploads).
+MAX_BODY_BYTES = 64 * 1024
 
 # --- Django REST framework and the OpenAPI schema -------------------------------------------------
+
+# Per scope, "<scope>_player", "<scope>_ip" and "<scope>_net" (the client's /24 or /64 network;
+# games/api/throttles.py). A scope without a rate of some kind is not throttled by that kind.
+# Each can be changed with THROTTLE_<SCOPE>_<KIND>, e.g. THROTTLE_STARTS_NET=600/min.
+THROTTLE_RATES = {
+    "starts_player": "30/min",
+    "starts_ip": "120/min",
+    "starts_net": "600/min",
+    "moves_player": "600/min",
+    "moves_ip": "1200/min",
+    "accounts_ip": "20/min",
+    "guests_ip": "30/min",
+    "guests_net": "120/min",
+    "renames_player": "10/hour",
+    "renames_ip": "60/hour",
+}
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
-        *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+        *(["config.renderers.SafeBrowsableAPIRenderer"] if DEBUG else []),
     ],
     # JSON only, at most API_MAX_BODY_BYTES: a cross-site HTML form cannot send JSON.
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.BoundedJSONParser"],
@@ -218,22 +368,15 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
-    # Per scope, "<scope>_player" and "<scope>_ip" (games/api/throttles.py).
     "DEFAULT_THROTTLE_RATES": {
-        "starts_player": os.environ.get("THROTTLE_STARTS_PLAYER", "30/min"),
-        "starts_ip": os.environ.get("THROTTLE_STARTS_IP", "120/min"),
-        "moves_player": os.environ.get("THROTTLE_MOVES_PLAYER", "600/min"),
-        "moves_ip": os.environ.get("THROTTLE_MOVES_IP", "1200/min"),
-        "accounts_ip": os.environ.get("THROTTLE_ACCOUNTS_IP", "20/min"),
+        scope: os.environ.get(f"THROTTLE_{scope.upper()}", "").strip() or rate
+        for scope, rate in THROTTLE_RATES.items()
     },
     # Behind N trusted proxies, the client address is taken from X-Forwarded-For; with 0, the
     # header is ignored (it could be forged) and REMOTE_ADDR counts.
-    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
-
-# The largest request body the API reads (bytes); larger is 413 too_large.
-API_MAX_BODY_BYTES = 16 * 1024
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Patience Daily API",
@@ -244,11 +387,13 @@ SPECTACULAR_SETTINGS = {
         "scripts need a cookie jar). Logging in switches it to the account's player.\n\n"
         "**CSRF.** Guests need no CSRF token. A logged-in user (session cookie) must send the "
         "`csrftoken` cookie's value in the `X-CSRFToken` header with every POST, PATCH or "
-        "DELETE, or gets 403 `csrf_failed`. Bodies are JSON only, at most 16 KiB.\n\n"
+        "DELETE, or gets 403 `csrf_failed`. A browser's POST, PATCH or DELETE whose `Origin` "
+        "is another site (another port of the same host too) is 403 `bad_origin`. Bodies are "
+        "JSON only, at most 16 KiB.\n\n"
         '**Errors** are JSON `{"code": "...", "detail": "..."}` (see the `Error` '
         "schema): 400 malformed or invalid, 403 not yours, 404 unknown or future, 405 wrong "
         "method, 409 wrong seq or finished attempt, 413 too large, 422 illegal move, "
-        "429 throttled."
+        "429 throttled or `locked_out`, 500 `server_error`, 503 `database_unavailable`."
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -258,9 +403,44 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
-# --- Production hardening (only when DEBUG is off) ------------------------------------------------
+# --- HTTPS and browser security headers -----------------------------------------------------------
 
-if not DEBUG:
+NUM_PROXIES = REST_FRAMEWORK["NUM_PROXIES"]
+# Served to other machines, the site is HTTPS only, unless told otherwise.
+HTTPS = env_bool("HTTPS", not all_loopback(ALLOWED_HOSTS))
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    # Container and load-balancer health checks speak plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
+    SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    # No "preload": joining the browsers' preload list is hard to undo and is the domain
+    # owner's decision, so Django's reminder about it (security.W021) is silenced.
+    SILENCED_SYSTEM_CHECKS.append("security.W021")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+if NUM_PROXIES > 0:
+    # Only a trusted proxy may say the client used HTTPS; without one, anybody could.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
-    CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+# django-csp: scripts and styles from our own origin only (no inline code, no eval). 'self' in
+# connect-src also allows WebSockets to this same host and port (ws: under http, wss: under
+# https; CSP Level 3).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'none'"],
+        "object-src": ["'none'"],
+    },
+}

@@ -1,6 +1,6 @@
-"""The ASGI application: HTTP goes to Django, WebSockets through the origin check to Channels."""
+"""The ASGI application: HTTP goes through the body-size limit to Django, WebSockets through the
+origin check to Channels (an unknown path is refused with close code 4404)."""
 
-import pytest
 from channels.routing import ProtocolTypeRouter
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 
@@ -47,10 +47,28 @@ async def test_websocket_from_a_foreign_origin_is_refused():
     assert not connected
 
 
-async def test_websocket_to_an_unknown_path_finds_no_route():
+async def test_websocket_to_an_unknown_path_is_refused_cleanly_with_4404():
     communicator = WebsocketCommunicator(
         asgi_application(), "/ws/no-such-route/", headers=[(b"origin", allowed_origin())]
     )
 
-    with pytest.raises(ValueError, match="No route found"):
-        await communicator.connect()
+    connected, code = await communicator.connect()
+
+    assert not connected
+    assert code == 4404
+    await communicator.wait()
+
+
+async def test_an_oversized_http_body_is_refused_before_django_reads_it():
+    communicator = HttpCommunicator(
+        asgi_application(),
+        "POST",
+        "/api/practice/",
+        body=b"x" * (16 * 1024 + 1),
+        headers=[(b"host", b"localhost"), (b"content-length", str(16 * 1024 + 1).encode())],
+    )
+
+    response = await communicator.get_response()
+
+    assert response["status"] == 413
+    assert b'"too_large"' in response["body"]

@@ -2,18 +2,25 @@
 
 `code` is stable (clients branch on it), `detail` is a sentence for people. Some errors add
 fields: `expected_seq` (a move with the wrong seq), `legal` (an illegal move), `retry_after`
-(throttled, in seconds, also in the Retry-After header), `fields` (a body that failed
-validation: the messages per field). Wired in as DRF's EXCEPTION_HANDLER in config/settings.py.
+(throttled or locked out, in seconds, also in the Retry-After header), `fields` (a body that
+failed validation: the messages per field). Wired in as DRF's EXCEPTION_HANDLER in
+config/settings.py.
+
+A login to an account that django-axes has locked (too many wrong passwords) is 429
+`locked_out`, whatever the view made of the refused login: `lockout_response` is axes'
+AXES_LOCKOUT_CALLABLE.
 """
 
 from __future__ import annotations
 
 import math
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -44,6 +51,15 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
 
     Anything else (a bug) returns None, so Django answers 500 and logs the traceback.
     """
+    request = context.get("request")
+    if is_locked_out(request):
+        set_rollback()
+        wait = lockout_seconds()
+        return Response(
+            error_body("locked_out", lockout_detail(wait), retry_after=wait),
+            status=429,
+            headers={"Retry-After": str(wait)},
+        )
     if isinstance(exc, ServiceError):
         set_rollback()
         return Response(error_body(exc.code, exc.detail, **exc.extra), status=exc.status)
@@ -76,8 +92,59 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         extra["retry_after"] = wait
         detail = f"Too many requests; try again in {wait} s."
     set_rollback()
-    return Response(error_body(_code(exc), detail, **extra), status=exc.status_code,
-                    headers=headers)  # fmt: skip
+    return Response(
+        error_body(_code(exc), detail, **extra), status=exc.status_code, headers=headers
+    )
+
+
+# -- logins locked out by django-axes ---------------------------------------------------------
+
+
+def is_locked_out(request: Any) -> bool:
+    """Whether django-axes refused this request's login (the account is locked)."""
+    http = getattr(request, "_request", request)
+    return bool(getattr(http, "axes_locked_out", False))
+
+
+def lockout_seconds() -> int:
+    cool_off = getattr(settings, "AXES_COOLOFF_TIME", None)
+    if isinstance(cool_off, timedelta):
+        return max(1, math.ceil(cool_off.total_seconds()))
+    if isinstance(cool_off, int | float):  # hours, as django-axes reads a number
+        return max(1, math.ceil(cool_off * 3600))
+    return 15 * 60
+
+
+def lockout_detail(wait: int) -> str:
+    minutes = math.ceil(wait / 60)
+    return (
+        "Too many wrong passwords for this account: logging in is locked for "
+        f"{minutes} minute{'s' if minutes != 1 else ''}."
+    )
+
+
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer to a locked-out login (AXES_LOCKOUT_CALLABLE): 429 `locked_out`.
+
+    The API's own answer (from `api_exception_handler`, with the player cookie) is kept; an
+    admin login gets a short page.
+    """
+    # django-axes' async path passes the credentials where the response belongs.
+    if isinstance(original_response, HttpResponse) and original_response.status_code == 429:
+        return original_response
+    wait = lockout_seconds()
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse(
+            error_body("locked_out", lockout_detail(wait), retry_after=wait), status=429
+        )
+    else:
+        response = HttpResponse(
+            lockout_detail(wait) + "\n", status=429, content_type="text/plain; charset=utf-8"
+        )
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _code(exc: exceptions.APIException) -> str:

@@ -1,8 +1,8 @@
 """Request bodies are small: a JSON body has at most `API_MAX_BODY_BYTES` (settings, 16 KiB).
 
-Views refuse a larger declared Content-Length before reading anything (`body_size_check`);
-the parser also measures what it was given, for bodies whose length was not declared or was
-understated (chunked uploads under ASGI).
+Under ASGI, `config.bodylimit.BodySizeLimitMiddleware` refuses a larger body before Django
+reads any of it. Views also refuse a larger declared Content-Length (`body_size_check`, for
+other servers and the test client), and the parser measures what it was given.
 """
 
 from __future__ import annotations
@@ -38,8 +38,12 @@ def body_size_check(request: Any) -> None:
 class BoundedJSONParser(JSONParser):
     """DRF's JSON parser, refusing a body larger than `API_MAX_BODY_BYTES`."""
 
-    def parse(self, stream: Any, media_type: str | None = None,
-              parser_context: dict[str, Any] | None = None) -> Any:  # fmt: skip
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: dict[str, Any] | None = None,
+    ) -> Any:
         limit = max_body_bytes()
         body = stream.read(limit + 1)
         if len(body) > limit:
