@@ -38,10 +38,12 @@ WORKDIR /app
 COPY . .
 
 # Hashed, compressed static files, served by WhiteNoise from /app/staticfiles (STATIC_ROOT's
-# default: leave STATIC_ROOT unset in the container). Settings refuse to load without a
-# SECRET_KEY when DEBUG is off, so this step alone gets a random throwaway key: it lives in this
-# RUN's environment only, never in the image's ENV or in a layer. Then precompile the code, since
-# the app user cannot write __pycache__.
+# default: leave STATIC_ROOT unset in the container). Loading the settings needs a SECRET_KEY
+# (without one they would write a .secret_key file into the image), so this step alone gets a
+# random throwaway key: it lives in this RUN's environment only, never in the image's ENV or in
+# a layer. At run time SECRET_KEY must come from the environment: the app user cannot write a
+# key file, so a container without one fails to start. Then precompile the code, since the app
+# user cannot write __pycache__ either.
 RUN SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
     DEBUG=false \
     ALLOWED_HOSTS=localhost \
