@@ -1,0 +1,111 @@
+"""Throttles per network, and throttles that let play go on when the cache fails
+(games/api/throttles.py)."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.api import throttles
+from tests.games import factories
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles(monkeypatch):
+    monkeypatch.setattr(
+        throttles._ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
+    )
+    monkeypatch.setattr(throttles, "_degraded_warned_at", None)
+
+
+@pytest.fixture
+def daily(db):
+    return factories.daily("masterpiece")
+
+
+def rates(settings, **changed: str) -> None:
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **changed},
+    }
+
+
+def start(daily, address: str):
+    return APIClient().post(
+        f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/", REMOTE_ADDR=address
+    )
+
+
+@pytest.mark.parametrize(
+    ("address", "network"),
+    [
+        ("203.0.113.77", "203.0.113.0/24"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("::ffff:203.0.113.9", "203.0.113.0/24"),
+        ("not an address", "not an address"),
+    ],
+)
+def test_the_network_of_an_address(address, network):
+    assert throttles.network_of(address) == network
+
+
+def test_every_kind_is_exported_for_the_views():
+    assert [
+        throttles.PlayerRateThrottle,
+        throttles.IPRateThrottle,
+        throttles.NetworkRateThrottle,
+    ] == throttles.THROTTLE_CLASSES
+
+
+@pytest.mark.django_db
+def test_starts_are_throttled_per_network_whatever_the_address(settings, daily, monkeypatch):
+    monkeypatch.setattr(
+        "games.api.views.ApiView.throttle_classes", throttles.THROTTLE_CLASSES, raising=False
+    )
+    rates(settings, starts_net="2/min", starts_ip="100/min", starts_player="100/min")
+
+    first = start(daily, "198.51.100.1")
+    second = start(daily, "198.51.100.2")
+    third = start(daily, "198.51.100.3")
+    elsewhere = start(daily, "198.51.101.1")
+
+    assert (first.status_code, second.status_code, elsewhere.status_code) == (201, 201, 201)
+    assert third.status_code == 429
+    assert third.json()["code"] == "throttled"
+
+
+class BrokenCache:
+    def get(self, *args, **kwargs):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    set = get
+
+
+@pytest.mark.django_db
+def test_throttles_fail_open_when_the_cache_fails_and_say_so_once_a_minute(
+    settings, daily, monkeypatch, caplog
+):
+    rates(settings, starts_player="1/min", starts_ip="1/min", starts_net="1/min")
+    monkeypatch.setattr(throttles._ScopeThrottle, "cache", BrokenCache())
+
+    with caplog.at_level(logging.WARNING, logger="games.api.throttles"):
+        answers = [start(daily, "192.0.2.1").status_code for _ in range(3)]
+
+    assert answers == [201, 201, 201]
+    warnings = [r for r in caplog.records if "throttles degraded" in r.getMessage()]
+    assert len(warnings) == 1
+    assert "cache unavailable" in warnings[0].getMessage()
+
+
+@pytest.mark.django_db
+def test_throttles_count_again_when_the_cache_is_back(settings, daily, monkeypatch):
+    rates(settings, starts_ip="1/min")
+    with monkeypatch.context() as broken:
+        broken.setattr(throttles._ScopeThrottle, "cache", BrokenCache())
+        assert start(daily, "192.0.2.2").status_code == 201
+
+    assert start(daily, "192.0.2.2").status_code == 201
+    assert start(daily, "192.0.2.2").status_code == 429
