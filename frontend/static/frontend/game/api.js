@@ -65,5 +65,5 @@ export const api = {
   state: (id) => request("GET", `/api/attempts/${id}/`),
   move: (id, seq, move) => request("POST", `/api/attempts/${id}/moves/`, { seq, move }),
   resign: (id) => request("POST", `/api/attempts/${id}/resign/`),
-  finish: (id) => request("POST", `/api/attempts/${id}/finish/`),
+  finish: (id, seq) => request("POST", `/api/attempts/${id}/finish/`, { seq }),
 };

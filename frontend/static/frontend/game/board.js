@@ -63,6 +63,7 @@ export class Board {
     this.grid = drawn.grid;
     this.foundationFor = drawn.foundationFor;
     this.el.dataset.seq = String(state.seq);
+    this.el.dataset.attempt = String(state.id);
     this.el.dataset.status = statusOf(state);
     const playing = statusOf(state) === "playing";
     this.el.classList.toggle("over", !playing);

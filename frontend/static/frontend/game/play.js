@@ -51,7 +51,8 @@ class PlayPage {
     this.state = null;
     this.sending = false;
     this.socket = null;
-    this.clockOffset = 0; // server time minus local time, in ms
+    this.timerBase = 0; // seconds played when the last state arrived, by the server's clock
+    this.timerAt = 0; // when it arrived (local ms)
     this.build();
     this.board = new Board(this.boardEl, this.layout, {
       onMove: (token, info) => this.play(token, info),
@@ -199,11 +200,17 @@ class PlayPage {
     this.updateChrome();
   }
 
+  // The timer shows the server's `elapsed_seconds` (counted from the first move) and runs on
+  // locally between two states. A server that counts from the start instead (no `blocked`
+  // field) is corrected by the time between the start and the first move.
   syncClock(state) {
-    if (state.started_at && typeof state.elapsed_seconds === "number" && !state.finished_at) {
-      const serverNow = Date.parse(state.started_at) + state.elapsed_seconds * 1000;
-      this.clockOffset = serverNow - Date.now();
+    if (typeof state.elapsed_seconds !== "number") return;
+    let base = state.elapsed_seconds;
+    if (!("blocked" in state) && state.first_move_at && state.started_at) {
+      base -= (Date.parse(state.first_move_at) - Date.parse(state.started_at)) / 1000;
     }
+    this.timerBase = state.first_move_at ? Math.max(0, base) : 0;
+    this.timerAt = Date.now();
   }
 
   async refresh() {
@@ -218,8 +225,8 @@ class PlayPage {
   elapsed() {
     const s = this.state;
     if (!s || !s.first_move_at) return 0;
-    const end = s.finished_at ? Date.parse(s.finished_at) : Date.now() + this.clockOffset;
-    return Math.max(0, (end - Date.parse(s.first_move_at)) / 1000);
+    if (statusOf(s) !== "playing") return this.timerBase;
+    return this.timerBase + (Date.now() - this.timerAt) / 1000;
   }
 
   tick() {
@@ -364,7 +371,7 @@ class PlayPage {
     this.sending = true;
     this.board.busy = true;
     try {
-      const state = await api.finish(this.state.id);
+      const state = await api.finish(this.state.id, this.state.seq);
       this.show(state, { force: true });
       this.say(t("finished"));
     } catch (error) {

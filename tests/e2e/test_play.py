@@ -1,0 +1,399 @@
+"""Browser tests of the play page: a person plays each game's daily to a win by clicking,
+dragging and with the keyboard, following the deal's certificate; the page survives a reload,
+springs an illegal drop back with the server's reason, never shows a face-down card, and plays
+on a phone-sized screen.
+
+They drive Debian's Chromium through Playwright (never a downloaded browser) against a live
+server, and save screenshots of the play pages to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.engine.replay import replay
+from games.models import Attempt
+from tests.games import factories
+
+CHROMIUM = Path(os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
+]
+
+# Playwright's sync API runs an event loop in this thread; the test's own database reads (the
+# daily's certificate, the attempt's history) are plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS]\b")
+
+
+# -- fixtures: a live server and a browser page (used when the e2e conftest has none) -----------
+
+
+@pytest.fixture(scope="module")
+def _browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server_url(live_server, settings) -> str:
+    # Static files straight from the apps' folders: no collectstatic manifest needed.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    return live_server.url
+
+
+@pytest.fixture
+def e2e_page(_browser) -> Iterator[Any]:
+    context = _browser.new_context(viewport={"width": 1280, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def play_page(e2e_page, live_server_url):
+    """A page and a way to open a game's daily of today on it."""
+
+    def open_game(game: str) -> Any:
+        e2e_page.goto(f"{live_server_url}/play/{game}/")
+        expect(e2e_page.locator("#board")).to_have_attribute("data-seq", re.compile(r"\d+"))
+        return e2e_page
+
+    return open_game
+
+
+# -- what a person does ---------------------------------------------------------------------
+
+
+def board_seq(page) -> int:
+    return int(page.locator("#board").get_attribute("data-seq"))
+
+
+def wait_seq(page, seq: int) -> None:
+    expect(page.locator("#board")).to_have_attribute("data-seq", str(seq))
+
+
+def state_of(page, base_url: str) -> dict[str, Any]:
+    attempt = page.locator("#board").get_attribute("data-attempt")
+    response = page.request.get(f"{base_url}/api/attempts/{attempt}/")
+    assert response.ok
+    return response.json()
+
+
+def lead_card(page, state: dict[str, Any], token: str) -> str | None:
+    """The card a person takes for a move: the server's `moves` say which; else the top card."""
+    for move in state.get("moves") or []:
+        if move["move"] == token:
+            return move["card"]
+    src = token.split(">")[0]
+    if src == "S":
+        return None
+    cards = page.locator(f'[data-pile="{src}"] [data-card]')
+    return cards.nth(cards.count() - 1).get_attribute("data-card")
+
+
+def source_locator(page, token: str, card: str | None):
+    src = token.split(">")[0]
+    if card is None:
+        return page.locator(f'[data-pile="{src}"]')
+    return page.locator(f'[data-pile="{src}"] [data-card="{card}"]')
+
+
+def target_locator(page, game: str, token: str, card: str | None):
+    dst = token.split(">")[1]
+    if dst == "F":
+        if game == "munger":
+            return page.locator(f'[data-pile="F{card[1]}"]')
+        return page.locator(f'[data-pile="F"] .pile[data-suit="{card[1]}"]')
+    return page.locator(f'[data-pile="{dst}"]')
+
+
+def click_move(page, game: str, token: str, state: dict[str, Any]) -> None:
+    """Tap the card (or the stock), then tap where it goes."""
+    card = lead_card(page, state, token)
+    source = source_locator(page, token, card)
+    if card is None:
+        source.click()
+    else:  # in a fanned column only the top strip of a covered card shows: tap there
+        source.click(position={"x": source.bounding_box()["width"] / 2, "y": 6})
+    if token == "S>W":
+        return
+    target = target_locator(page, game, token, card)
+    expect(target).to_have_class(re.compile(r"\btarget\b"))
+    target.click()
+
+
+def drag_move(page, game: str, token: str, state: dict[str, Any]) -> None:
+    card = lead_card(page, state, token)
+    assert card is not None
+    source_locator(page, token, card).scroll_into_view_if_needed()
+    source = source_locator(page, token, card).bounding_box()
+    target = target_locator(page, game, token, card).bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + 6)
+    page.mouse.down()
+    page.mouse.move(source["x"] + source["width"] / 2 + 4, source["y"] + 13, steps=2)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+# The keyboard grid of each table, as the page's arrow keys walk it.
+GRIDS = {
+    "munger": [
+        ["S", "W", "FC", "FD", "FH", "FS"],
+        ["R"],
+        ["T1", "T2", "T3", "T4", "T5", "T6", "T7"],
+    ],
+}
+
+
+def focused_pile(page) -> dict[str, str] | None:
+    return page.evaluate(
+        """() => { const p = document.activeElement && document.activeElement.closest('.pile');
+                   return p ? {name: p.dataset.name, suit: p.dataset.suit || ''} : null; }"""
+    )
+
+
+def focus_board_by_tab(page) -> None:
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if focused_pile(page):
+            return
+    raise AssertionError("Tab never reached the table")
+
+
+def grid_of(game: str, suits: list[str]) -> list[list[str]]:
+    if game == "munger":
+        return GRIDS["munger"]
+    rows = [[f"M{i + 1}", f"F{suits[i]}", f"M{i + 5}"] for i in range(4)]
+    return [*rows, ["A1", "C", "A2"]]
+
+
+def key_to(page, game: str, want: str, suits: list[str]) -> None:
+    """Walk the focus with arrow keys to the pile `want` (Masterpiece's foundations: F + suit)."""
+    grid = grid_of(game, suits)
+    where = {name: (r, c) for r, row in enumerate(grid) for c, name in enumerate(row)}
+    for _ in range(30):
+        now = focused_pile(page)
+        assert now is not None, "the focus left the table"
+        name = now["name"]
+        if name == "F":
+            name = "F" + now["suit"]
+        if name == want:
+            return
+        (r, c), (wr, wc) = where[name], where[want]
+        if r != wr:
+            page.keyboard.press("ArrowDown" if wr > r else "ArrowUp")
+        else:
+            page.keyboard.press("ArrowRight" if wc > c else "ArrowLeft")
+    raise AssertionError(f"arrow keys never reached {want}")
+
+
+def keyboard_move(page, game: str, token: str, state: dict[str, Any], suits: list[str]) -> None:
+    src, dst = token.split(">")
+    card = lead_card(page, state, token)
+    if not focused_pile(page):
+        focus_board_by_tab(page)
+    key_to(page, game, src, suits)
+    page.keyboard.press("Enter")
+    if token == "S>W":
+        return
+    key_to(page, game, "F" + card[1] if dst == "F" else dst, suits)
+    page.keyboard.press("Enter")
+
+
+def foundation_suits(state: dict[str, Any]) -> list[str]:
+    return [f["suit"] for f in state["view"]["foundations"]]
+
+
+def play_to_win(page, base_url: str, game: str, certificate: list[str], *, shot: str) -> None:
+    """Plays the certificate by clicks, with one drag, a few keyboard moves, a reload halfway
+    and the Finish button when the server offers it."""
+    drag_at = next(i for i, token in enumerate(certificate) if not token.startswith("S>"))
+    keyboard_at = set(range(drag_at + 2, drag_at + 6))
+    reload_at = len(certificate) // 2
+    shot_at = len(certificate) // 3
+    seq = board_seq(page)
+    assert seq == 0
+    for index, token in enumerate(certificate):
+        state = state_of(page, base_url)
+        if state.get("finishable"):
+            page.get_by_test_id("finish").click()
+            break
+        if index == reload_at:
+            page.reload()
+            wait_seq(page, seq)
+        if index == drag_at:
+            drag_move(page, game, token, state)
+        elif index in keyboard_at:
+            keyboard_move(page, game, token, state, foundation_suits(state))
+        else:
+            click_move(page, game, token, state)
+        seq += 1
+        wait_seq(page, seq)
+        if index == shot_at:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"play-{shot}.png"), full_page=True)
+    expect(page.locator("#board")).to_have_attribute("data-status", "won")
+
+
+def check_end(page, game_title: str) -> None:
+    end = page.get_by_test_id("end")
+    expect(end).to_be_visible()
+    share = page.get_by_test_id("share-text").input_value()
+    assert share.startswith(f"Patience Daily · {game_title} · ")
+    assert " won in " in share
+    assert not CARD_CODE.search(share.split("\n")[0]), share
+    page.get_by_test_id("share").click()
+    expect(page.get_by_test_id("copied")).not_to_have_text("")
+
+
+# -- the tests --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def munger_daily(transactional_db):
+    return factories.daily("munger")
+
+
+@pytest.fixture
+def masterpiece_daily(transactional_db):
+    return factories.daily("masterpiece")
+
+
+def hidden_cards(game: str, deal: str, moves: list[str]) -> set[str]:
+    """The codes of the cards a Munger player cannot see after `moves`."""
+    position = replay(game, deal, moves).game
+    full, seen = position.view(full=True), position.view()
+    hidden = set(full["stock"]["known"]) - set(seen["stock"]["known"])
+    for column, shown in zip(full["tableau"], seen["tableau"], strict=True):
+        for card, view in zip(column, shown, strict=True):
+            if not card["face_up"] and view["card"] is None:
+                hidden.add(card["card"])
+    return hidden
+
+
+def test_munger_daily_played_to_a_win_shows_no_face_down_card(munger_daily, play_page, live_server_url):
+    deal = munger_daily.deal
+    deal_string = deal.deal_string
+    bodies: list[str] = []
+
+    def keep(response) -> None:
+        if "/api/" in response.url:
+            try:
+                bodies.append(response.text())
+            except Exception:  # a redirect or an aborted request has no body
+                pass
+
+    page = play_page("munger")
+    # The stock is full and half the tableau face down: none of those cards is in the page.
+    start_hidden = hidden_cards("munger", deal_string, [])
+    assert len(start_hidden) == 17 + 14
+    html = page.content().lower()
+    for code in start_hidden:
+        assert f'data-card="{code.lower()}"' not in html
+    expect(page.locator('[data-pile="T1"] .card.back')).to_have_count(2)
+    expect(page.locator('[data-pile="S"] .badge')).to_have_text("17")
+    expect(page.locator('[data-pile="R"] [data-card]')).to_have_count(7)
+
+    page.on("response", keep)
+    play_to_win(page, live_server_url, "munger", list(deal.certificate), shot="munger")
+    page.screenshot(path=str(SCREENSHOTS / "end-munger.png"), full_page=True)
+    check_end(page, "Munger")
+
+    attempt = Attempt.objects.get(pk=int(page.locator("#board").get_attribute("data-attempt")))
+    assert attempt.status == Attempt.Status.WON
+    checked = 0
+    for body in bodies:
+        try:
+            data = json.loads(body)
+        except ValueError:
+            continue
+        if not isinstance(data, dict) or "seq" not in data or "view" not in data:
+            continue
+        secret = hidden_cards("munger", deal_string, attempt.moves[: data["seq"]])
+        leaked = {code for code in secret if f'"{code}"' in body}
+        assert not leaked, f"seq {data['seq']} sent face-down cards {leaked}"
+        checked += 1
+    assert checked >= len(deal.certificate) // 2
+
+
+def test_masterpiece_daily_played_to_a_win(masterpiece_daily, play_page, live_server_url):
+    page = play_page("masterpiece")
+    expect(page.locator('[data-pile="F"] [data-card]')).to_have_count(4)
+    for row in ("M1", "M8", "A1", "A2"):
+        assert page.locator(f'[data-pile="{row}"] [data-card]').count() in (4, 5)
+    play_to_win(page, live_server_url, "masterpiece", list(masterpiece_daily.deal.certificate),
+                shot="masterpiece")  # fmt: skip
+    expect(page.locator(".direction")).to_have_attribute("data-direction", re.compile("up|down"))
+    page.screenshot(path=str(SCREENSHOTS / "end-masterpiece.png"), full_page=True)
+    check_end(page, "Masterpiece")
+
+
+def test_an_illegal_drop_springs_back_with_the_servers_reason(munger_daily, play_page, live_server_url):
+    page = play_page("munger")
+    state = state_of(page, live_server_url)
+    legal = set(state["legal"])
+    source = page.locator('[data-pile="R"] [data-card]').last
+    target = next(
+        f"T{k}" for k in range(1, 8) if f"R>T{k}" not in legal
+    )
+    before = source.bounding_box()
+    box = page.locator(f'[data-pile="{target}"]').bounding_box()
+    with page.expect_response(lambda r: "/moves/" in r.url) as answer:
+        page.mouse.move(before["x"] + before["width"] - 5, before["y"] + 10)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+        page.mouse.up()
+    response = answer.value
+    assert response.status == 422
+    reason = response.json()["detail"]
+    expect(page.get_by_test_id("status")).to_have_text(reason)
+    assert board_seq(page) == 0
+    page.wait_for_timeout(400)  # the spring-back transition
+    after = source.bounding_box()
+    assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
+
+
+def test_a_phone_sized_screen_plays_a_move(masterpiece_daily, play_page, live_server_url):
+    page = play_page("masterpiece")
+    page.set_viewport_size({"width": 375, "height": 740})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    # Every free card is on screen and big enough to tap.
+    for row in ("M1", "M2", "M3", "M4", "M5", "M6", "M7", "M8", "A1", "A2"):
+        box = page.locator(f'[data-pile="{row}"] [data-card]').last.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+        assert box["width"] >= 24 and box["height"] >= 24
+    token = masterpiece_daily.deal.certificate[0]
+    click_move(page, "masterpiece", token, state_of(page, live_server_url))
+    wait_seq(page, 1)
+    page.screenshot(path=str(SCREENSHOTS / "play-masterpiece-phone.png"), full_page=True)
