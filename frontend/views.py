@@ -19,7 +19,6 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import select_template
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -265,9 +264,7 @@ def _render_play(request: HttpRequest, game: str, date: dt.date | None) -> HttpR
         "player": _player(request),
         "frontend_strings": frontend_strings(request),
     }
-    # The play page belongs to the game screen; until it exists a plain page stands in.
-    template = select_template(["frontend/play.html", "frontend/play_pending.html"])
-    return HttpResponse(template.render(context, request))
+    return render(request, "frontend/play.html", context)
 
 
 @require_safe

@@ -420,15 +420,19 @@ def test_page_has_the_layout_landmarks(client, db):
 def test_play_page_strings_are_translated():
     from django.utils import translation
 
+    english = frontend_strings()
     with translation.override("fr"):
-        strings = frontend_strings()
-    assert strings["rank.K"] == "Roi"
-    assert strings["suit.S"] == "pique"
-    assert strings["pile.cellar"]
+        french = frontend_strings()
     with translation.override("ru"):
-        strings = frontend_strings()
-    assert strings["rank.Q"] == "Дама"
-    assert strings["pile.foundation"] == "база"
+        russian = frontend_strings()
+
+    # The same keys as the catalogue the play page's scripts read.
+    assert set(english) == set(french) == set(russian)
+    assert {"rank_K", "suit_S", "pile_cellar", "pile_aux_row", "card_name", "undo"} <= set(english)
+    assert (french["rank_K"], french["suit_S"]) == ("roi", "pique")
+    assert french["pile_reserve"] == "réserve"
+    assert (russian["rank_Q"], russian["pile_foundation"]) == ("дама", "база")
+    assert all(value != english[key] for key, value in russian.items() if key != "par")
 
 
 # -- the API docs -----------------------------------------------------------------------------
