@@ -1,9 +1,9 @@
 """An independent reference implementation of Munger and Masterpiece, for differential testing.
 
-Written from /work/shared/RULES.md alone, without looking at games/engine. It is deliberately
-naive: plain lists, a deep copy of the whole position before every move (that is how undo works),
-and the legal-move list recomputed from scratch by trying every source and destination. Speed does
-not matter here; being obviously right does.
+Written from the rules alone (docs/rules.md states them), without looking at games/engine. It is
+deliberately naive: plain lists, a deep copy of the whole position before every move (that is how
+undo works), and the legal-move list recomputed from scratch by trying every source and
+destination. Speed does not matter here; being obviously right does.
 
 Public API:
 

@@ -1,4 +1,4 @@
-"""`python -m games.engine`: the command-line contract (issue 2, "Command line")."""
+"""`python -m games.engine`: the command-line contract (docs/engine.md, "Command line")."""
 
 from __future__ import annotations
 

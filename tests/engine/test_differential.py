@@ -1,6 +1,6 @@
 """Differential tests: the engine against the independent reference in tests/engine/reference.py.
 
-The reference was written from the rule book (docs/rules.md) alone. For each game and many
+The reference was written from the rules alone (docs/rules.md states them). For each game and many
 seeds a seeded random player plays a game; at every position the reference's verdict (legal
 move list, move count, foundation count, win flag) must equal the engine's. Now and then the
 player undoes, or offers a malformed or illegal token, which both sides must reject at the same
@@ -59,7 +59,7 @@ def engine_verdict(game: str, deal_string: str, history: list[str]) -> dict:
         "won": r.won,
         "moves": r.moves,
         "foundation_cards": r.foundation_cards,
-        # Not re-sorted: RULES.md says the list is sorted as plain strings, so order counts too.
+        # Not re-sorted: docs/rules.md says the list is sorted as plain strings, so order counts.
         "legal": texts,
         "error_index": None if r.error is None else r.error.index,
     }

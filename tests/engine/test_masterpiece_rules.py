@@ -1,9 +1,9 @@
-"""Masterpiece («Шедевр»), rule by rule: RULES.md "Game 2: Masterpiece", rules 1 to 11.
+"""Masterpiece («Шедевр»), rule by rule: docs/rules.md, "Masterpiece", rules 1 to 11.
 
 Each rule has a test (or a small group) named after it that shows what the rule allows and what it
 forbids, on hand-built positions: deal strings built with `deal_string` and position texts built
-with `position`. Where it makes the point the whole legal list is asserted: RULES.md "Legal moves"
-says it is complete, sorted as plain strings and includes pointless moves, so
+with `position`. Where it makes the point the whole legal list is asserted: docs/rules.md, "Legal
+moves", says it is complete, sorted as plain strings and includes pointless moves, so
 `assert_legal_exactly` also checks that every other well-formed token is refused and changes
 nothing, and that every listed move can be played and undone back to the exact same position.
 The last tests cover "Deal strings" (the layout of a seed) and "Move notation" (malformed vs
@@ -26,7 +26,7 @@ from games.engine.deals import shuffled_deck
 from tests.engine.positions import masterpiece_position as position
 from tests.engine.positions import masterpiece_won_in_56
 
-# -- pile names (RULES.md "Move notation") and helpers ----------------------------------------
+# -- pile names (docs/rules.md, "Move notation") and helpers -----------------------------------
 
 MAIN = [f"M{k}" for k in range(1, 9)]
 AUX = ["A1", "A2"]
@@ -40,7 +40,7 @@ TO_CELLAR = ["A1>C", "A2>C", *(f"{m}>C" for m in MAIN)]  # every row's free card
 
 def deal_string(aces: str = "AC AD AH AS", **rows: str) -> str:
     """A 52-card deal: the four Aces (foundations 1..4), then M1..M8 (5 cards each) and A1, A2
-    (4 each), every row written from the centre outwards as RULES.md deals it. A row written short
+    (4 each), every row written from the centre outwards as a deal lists it. A row written short
     is padded at its centre end with the unused cards in deck order, so the cards written are the
     outermost ones and the last is the row's free card."""
     given = {name: rows.pop(name, "").split() for name in ROWS}

@@ -1,9 +1,9 @@
-"""Munger, rule by rule (RULES.md, "Game 1: Munger", with "Legal moves", "Deal strings" and
+"""Munger, rule by rule (docs/rules.md, "Munger", with "Legal moves", "Deal strings" and
 "Move notation").
 
 Each numbered rule has a test named after it that shows the rule allowing what it should and
-forbidding what it should, on hand-built deals and positions. The tests follow RULES.md, not the
-engine's code: where they disagree, the test fails.
+forbidding what it should, on hand-built deals and positions. The tests follow docs/rules.md, not
+the engine's code: where they disagree, the test fails.
 
 Positions are written with `position(...)`: the piles a test names, bottom to top (`*` = face
 down), and every other card under the reserve's named cards, where it is visible but not

@@ -1,4 +1,4 @@
-"""The engine is a pure package: no Django, no database, no I/O (STYLE.md, convention 1)."""
+"""The engine is a pure package: no Django, no database, no I/O (docs/engine.md)."""
 
 from __future__ import annotations
 

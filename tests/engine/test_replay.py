@@ -1,4 +1,5 @@
-"""Replay verification: the verdict the server trusts (RULES.md "Move notation"; issue 2)."""
+"""Replay verification: the verdict the server trusts (docs/rules.md, "Move notation";
+docs/engine.md, "Command line")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The player's view: what a player may see, and nothing more (DESIGN.md, "Play protocol")."""
+"""The player's view: what a player may see, and nothing more (docs/rules.md, "What the player
+sees"; docs/engine.md, "The player's view")."""
 
 from __future__ import annotations
 
@@ -48,7 +49,8 @@ def test_drawn_card_is_revealed_and_stays_known_after_undo() -> None:
     assert game.push("S>W") == (TEXT.index(first),)
     assert game.view()["waste"] == [first]
     game.push("U")
-    # Back on the stock, face down, but the player has seen it (RULES.md, "Move notation").
+    # Back on the stock, face down, but the player has seen it (docs/rules.md, "What the
+    # player sees").
     assert game.view()["stock"] == {"count": 17, "known": [first]}
     assert MUNGER_1[36] not in json.dumps(game.view())
 
