@@ -240,6 +240,9 @@ def play_to_win(page, base_url: str, game: str, certificate: list[str], *, shot:
     and the Finish button when the server offers it."""
     drag_at = next(i for i, token in enumerate(certificate) if not token.startswith("S>"))
     keyboard_at = set(range(drag_at + 2, drag_at + 6))
+    double_at = next(
+        i for i, token in enumerate(certificate) if i > drag_at + 6 and token.endswith(">F")
+    )
     reload_at = len(certificate) // 2
     shot_at = len(certificate) // 3
     seq = board_seq(page)
@@ -256,11 +259,15 @@ def play_to_win(page, base_url: str, game: str, certificate: list[str], *, shot:
             drag_move(page, game, token, state)
         elif index in keyboard_at:
             keyboard_move(page, game, token, state, foundation_suits(state))
+        elif index == double_at:
+            card = lead_card(page, state, token)
+            source_locator(page, token, card).dblclick(position={"x": 20, "y": 6})
         else:
             click_move(page, game, token, state)
         seq += 1
         wait_seq(page, seq)
         if index == shot_at:
+            page.wait_for_timeout(400)  # the cards' slide
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / f"play-{shot}.png"), full_page=True)
     expect(page.locator("#board")).to_have_attribute("data-status", "won")
@@ -327,6 +334,7 @@ def test_munger_daily_played_to_a_win_shows_no_face_down_card(munger_daily, play
 
     page.on("response", keep)
     play_to_win(page, live_server_url, "munger", list(deal.certificate), shot="munger")
+    page.wait_for_timeout(400)
     page.screenshot(path=str(SCREENSHOTS / "end-munger.png"), full_page=True)
     check_end(page, "Munger")
 
@@ -355,6 +363,7 @@ def test_masterpiece_daily_played_to_a_win(masterpiece_daily, play_page, live_se
     play_to_win(page, live_server_url, "masterpiece", list(masterpiece_daily.deal.certificate),
                 shot="masterpiece")  # fmt: skip
     expect(page.locator(".direction")).to_have_attribute("data-direction", re.compile("up|down"))
+    page.wait_for_timeout(400)
     page.screenshot(path=str(SCREENSHOTS / "end-masterpiece.png"), full_page=True)
     check_end(page, "Masterpiece")
 
@@ -396,4 +405,49 @@ def test_a_phone_sized_screen_plays_a_move(masterpiece_daily, play_page, live_se
     token = masterpiece_daily.deal.certificate[0]
     click_move(page, "masterpiece", token, state_of(page, live_server_url))
     wait_seq(page, 1)
+    page.wait_for_timeout(400)
     page.screenshot(path=str(SCREENSHOTS / "play-masterpiece-phone.png"), full_page=True)
+
+
+def test_a_second_tab_converges_undo_counts_and_resign_asks_first(
+    munger_daily, play_page, live_server_url
+):
+    certificate = list(munger_daily.deal.certificate)
+    page = play_page("munger")
+    click_move(page, "munger", certificate[0], state_of(page, live_server_url))
+    wait_seq(page, 1)
+
+    # A second tab of the same attempt (same browser, same player cookie) resumes it.
+    other = page.context.new_page()
+    other.goto(f"{live_server_url}/play/munger/")
+    wait_seq(other, 1)
+    click_move(other, "munger", certificate[1], state_of(other, live_server_url))
+    wait_seq(other, 2)
+
+    # The first tab still shows seq 1: its undo is refused (seq taken) and it catches up.
+    undo = page.get_by_test_id("undo")
+    expect(undo).to_contain_text("counts as a move")
+    undo.click()
+    wait_seq(page, 2)
+    expect(page.get_by_test_id("status")).to_contain_text("up to date")
+    expect(page.get_by_test_id("moves")).to_have_text("2")
+
+    # Undo takes the move back and counts as one.
+    undo.click()
+    wait_seq(page, 3)
+    expect(page.get_by_test_id("moves")).to_have_text("3")
+
+    # Resign asks first; "Keep playing" changes nothing.
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-cancel").click()
+    expect(page.locator("#board")).to_have_attribute("data-status", "playing")
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-confirm").click()
+    expect(page.locator("#board")).to_have_attribute("data-status", "resigned")
+    expect(page.get_by_test_id("end")).to_contain_text("You resigned.")
+    share = page.get_by_test_id("share-text").input_value()
+    assert "resigned after 3 moves" in share
+
+    # The other tab learns it when it comes back to the front.
+    other.evaluate("window.dispatchEvent(new Event('focus'))")
+    expect(other.locator("#board")).to_have_attribute("data-status", "resigned")
