@@ -7,3 +7,7 @@ class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The receivers of games' own signals (the solver task queue) connect on import.
+        from games import tasks  # noqa: F401

@@ -1,5 +1,5 @@
 """Errors the games services raise: each has a stable code, a sentence for people and the HTTP
-status the API answers with (DESIGN.md, "REST API shape")."""
+status the API answers with (docs/api.md)."""
 
 from __future__ import annotations
 

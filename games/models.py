@@ -1,9 +1,17 @@
-"""Deals, the daily schedule, players and their attempts (DESIGN.md, issue 4).
+"""Deals, the daily schedule, players and their attempts.
 
 Plain models; the rules that change them live in `services.py`, the queries in `selectors.py`.
+Each cross-cutting rule has one home here, used everywhere else: what a schedulable deal is
+(`DealQuerySet.schedulable`), which attempts count on a board and which are wins
+(`AttemptQuerySet.on_board`, `.wins`), when a daily's par may be shown (`DailyChallenge.par_shown`)
+and the server-measured time of an attempt (`Attempt.play_seconds`).
 """
 
 from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,8 +23,8 @@ from django.core.validators import (
 )
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 
+from games import clock, names
 from games.engine import GAMES
 
 RULES_VERSION = 1
@@ -27,8 +35,12 @@ SEED_MAX = 2**64 - 1
 def seed_validator(value: str) -> None:
     """Seeds are stored as their decimal digits: 0 to 2^64 - 1 does not fit a signed 64-bit
     column, and SQLite rounds decimals to 15 digits."""
-    if not (isinstance(value, str) and value.isdigit() and value == str(int(value))
-            and int(value) <= SEED_MAX):  # fmt: skip
+    if not (
+        isinstance(value, str)
+        and value.isdigit()
+        and value == str(int(value))
+        and int(value) <= SEED_MAX
+    ):
         raise ValidationError(f"A seed is a whole number from 0 to {SEED_MAX}.")
 
 
@@ -36,12 +48,24 @@ def seed_text(seed: int | None) -> str | None:
     return None if seed is None else str(int(seed))
 
 
-class GameName(models.TextChoices):
-    MUNGER = "munger", "Munger"
-    MASTERPIECE = "masterpiece", "Masterpiece"
+#: The games, straight from the engine's registry: a new game needs no edit here.
+GameName = models.TextChoices(
+    "GameName", [(name.upper(), (name, cls.title)) for name, cls in GAMES.items()]
+)
 
 
-assert set(GameName.values) == set(GAMES), "every engine game has a name here"
+class DealQuerySet(models.QuerySet):
+    def certified(self) -> DealQuerySet:
+        """Solved with a certificate and not rejected: may be approved and scheduled."""
+        return self.filter(solver_status=Deal.SolverStatus.SOLVED, par__isnull=False).exclude(
+            curation=Deal.Curation.REJECTED
+        )
+
+    def schedulable(self) -> DealQuerySet:
+        """Approved with a certificate: may run as a daily (the database checks it too)."""
+        return self.filter(
+            curation=Deal.Curation.APPROVED, solver_status=Deal.SolverStatus.SOLVED
+        ).exclude(certificate=[])
 
 
 class Deal(models.Model):
@@ -61,10 +85,15 @@ class Deal(models.Model):
 
     game = models.CharField(max_length=16, choices=GameName.choices)
     seed = models.CharField(
-        max_length=20, null=True, blank=True, validators=[seed_validator],
+        max_length=20,
+        null=True,
+        blank=True,
+        validators=[seed_validator],
         help_text="The seed the deal came from (docs/deals.md); empty for a pasted deal.",
-    )  # fmt: skip
-    deal = models.CharField(max_length=DEAL_LENGTH, help_text="The deal string (RULES.md).")
+    )
+    deal_string = models.CharField(
+        max_length=DEAL_LENGTH, help_text="The deal string (docs/rules.md, deal strings)."
+    )
     rules_version = models.PositiveSmallIntegerField(default=RULES_VERSION)
 
     solver_status = models.CharField(
@@ -84,24 +113,33 @@ class Deal(models.Model):
 
     curation = models.CharField(max_length=10, choices=Curation.choices, default=Curation.CANDIDATE)
     curated_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="curated_deals",
-    )  # fmt: skip
+    )
     curated_at = models.DateTimeField(null=True, blank=True)
     chosen_by_system = models.BooleanField(
         default=False, help_text="Approved by the scheduler, not by an admin."
     )
+    dealt_by_scheduler = models.BooleanField(
+        default=False,
+        help_text="A candidate the scheduler dealt; solved ones are its spares for other days.",
+    )
     notes = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = DealQuerySet.as_manager()
+
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "deal"], name="deal_unique_per_game"),
+            models.UniqueConstraint(fields=["game", "deal_string"], name="deal_unique_per_game"),
             models.CheckConstraint(
                 condition=~Q(curation="approved")
                 | (Q(solver_status="solved") & Q(par__isnull=False)),
                 name="deal_approved_only_when_certified",
-            ),  # fmt: skip
+            ),
         ]
         indexes = [models.Index(fields=["game", "curation", "solver_status"])]
 
@@ -110,12 +148,14 @@ class Deal(models.Model):
         return f"{self.get_game_display()} {origin}"
 
     @property
+    def is_certified(self) -> bool:
+        """The row form of `DealQuerySet.certified`."""
+        return Deal.objects.filter(pk=self.pk).certified().exists() if self.pk else False
+
+    @property
     def is_schedulable(self) -> bool:
-        return (
-            self.curation == self.Curation.APPROVED
-            and self.solver_status == self.SolverStatus.SOLVED
-            and bool(self.certificate)
-        )
+        """The row form of `DealQuerySet.schedulable`."""
+        return Deal.objects.filter(pk=self.pk).schedulable().exists() if self.pk else False
 
 
 class DailyChallenge(models.Model):
@@ -126,9 +166,13 @@ class DailyChallenge(models.Model):
     deal = models.ForeignKey(Deal, on_delete=models.PROTECT, related_name="dailies")
     published = models.BooleanField(default=True)
     scheduled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-        related_name="scheduled_dailies", help_text="Empty when the scheduler chose it.",
-    )  # fmt: skip
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="scheduled_dailies",
+        help_text="Empty when the scheduler chose it.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -141,6 +185,11 @@ class DailyChallenge(models.Model):
     def __str__(self) -> str:
         return f"{self.get_game_display()} {self.date.isoformat()}"
 
+    def par_shown(self, *, finished: bool) -> bool:
+        """A daily's par is shown once the player has finished their attempt or the day is
+        over, so it never guides a ranked game in progress."""
+        return finished or self.date < clock.today()
+
 
 DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 2, 24
 display_name_validator = RegexValidator(
@@ -150,51 +199,112 @@ display_name_validator = RegexValidator(
 
 
 class Player(models.Model):
-    """Someone who plays: a guest known by a signed cookie, optionally linked to an account."""
+    """Someone who plays: a guest known by a cookie token, optionally linked to an account."""
 
     display_name = models.CharField(
         max_length=DISPLAY_NAME_MAX,
         validators=[MinLengthValidator(DISPLAY_NAME_MIN), display_name_validator],
     )
+    name_key = models.CharField(
+        max_length=4 * DISPLAY_NAME_MAX,
+        unique=True,
+        help_text="The name folded for comparison (games/names.py): two names that look alike "
+        "have the same key, so only one of them can exist.",
+    )
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="player",
-    )  # fmt: skip
+    )
     created_at = models.DateTimeField(auto_now_add=True)
-    last_seen_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(Lower("display_name"), name="player_display_name_unique_ci")
-        ]
+    last_seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="The last request that named this player."
+    )
 
     def __str__(self) -> str:
         return self.display_name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The key always follows the name, however the row is saved.
+        self.name_key = names.name_key(self.display_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "display_name" in fields:
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
+
+
+class PlayerToken(models.Model):
+    """What a player cookie holds: a random token, stored hashed, that the server can revoke
+    (logging out revokes it; linking a guest to an account revokes the guest's)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="tokens")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"token of {self.player} ({'revoked' if self.revoked_at else 'active'})"
+
+    @staticmethod
+    def hash(raw: str) -> str:
+        """What is stored of a raw token."""
+        return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class AttemptQuerySet(models.QuerySet):
+    def on_board(self) -> AttemptQuerySet:
+        """The attempts a daily's board counts: ranked, not disqualified, and either still
+        being played (every move was checked) or finished with a verified result."""
+        return self.filter(ranked=True, disqualified=False).filter(
+            Q(status=Attempt.Status.PLAYING) | Q(verified=True)
+        )
+
+    def wins(self) -> AttemptQuerySet:
+        """Verified wins (combine with `on_board` for the ranked ones)."""
+        return self.filter(status=Attempt.Status.WON, verified=True)
+
+    def started(self) -> AttemptQuerySet:
+        """Attempts with at least one move: what "players" counts (opening a deal is not
+        playing it)."""
+        return self.filter(move_count__gt=0)
+
 
 class Attempt(models.Model):
-    """One player's play of one deal: a ranked daily, or practice."""
+    """One player's play of one deal: a ranked daily, or practice.
+
+    Only a win or a resignation ends an attempt. A position with no card move left does not:
+    the player may still undo (it counts as a move) or resign.
+    """
 
     class Status(models.TextChoices):
         PLAYING = "playing"
         WON = "won"
-        STUCK = "stuck"
-        ABANDONED = "abandoned"
+        RESIGNED = "resigned"
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempts")
     game = models.CharField(max_length=16, choices=GameName.choices)
-    challenge = models.ForeignKey(
+    daily = models.ForeignKey(
         DailyChallenge, null=True, blank=True, on_delete=models.PROTECT, related_name="attempts"
     )
     seed = models.CharField(max_length=20, null=True, blank=True, validators=[seed_validator])
-    deal = models.CharField(max_length=DEAL_LENGTH, help_text="The deal played, as dealt.")
+    deal_string = models.CharField(max_length=DEAL_LENGTH, help_text="The deal played, as dealt.")
     ranked = models.BooleanField(default=False)
 
-    moves = models.JSONField(default=list, blank=True, help_text="The history, RULES.md tokens.")
+    moves = models.JSONField(
+        default=list, blank=True, help_text="The history: move tokens (docs/rules.md)."
+    )
+    move_times = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Per move, the server's milliseconds since the start (replay ignores them).",
+    )
     next_seq = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     started_at = models.DateTimeField()
     first_move_at = models.DateTimeField(null=True, blank=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     move_count = models.PositiveIntegerField(default=0)
     foundation_cards = models.PositiveSmallIntegerField(default=0)
@@ -204,21 +314,26 @@ class Attempt(models.Model):
     disqualified = models.BooleanField(default=False)
     disqualified_reason = models.TextField(blank=True)
     disqualified_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="disqualified_attempts",
-    )  # fmt: skip
+    )
     disqualified_at = models.DateTimeField(null=True, blank=True)
+
+    objects = AttemptQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at"]
         constraints = [
             models.UniqueConstraint(
-                fields=["player", "challenge"],
+                fields=["player", "daily"],
                 condition=Q(ranked=True),
                 name="attempt_one_ranked_per_player_and_daily",
-            ),  # fmt: skip
+            ),
             models.CheckConstraint(
-                condition=~Q(ranked=True) | Q(challenge__isnull=False),
+                condition=~Q(ranked=True) | Q(daily__isnull=False),
                 name="attempt_ranked_only_on_a_daily",
             ),
             models.CheckConstraint(
@@ -226,14 +341,23 @@ class Attempt(models.Model):
             ),
         ]
         indexes = [
-            models.Index(fields=["challenge", "ranked", "status"]),
+            models.Index(fields=["daily", "ranked", "status"]),
             models.Index(fields=["player", "status"]),
         ]
 
     def __str__(self) -> str:
-        what = str(self.challenge) if self.challenge_id else f"practice {self.game}"
+        what = str(self.daily) if self.daily_id else f"practice {self.game}"
         return f"{self.player} — {what} ({self.status})"
 
     @property
     def is_finished(self) -> bool:
         return self.status != self.Status.PLAYING
+
+    def play_seconds(self, now: dt.datetime | None = None) -> float:
+        """The server-measured time that ranks a result: from the first move to the finish
+        (or to `now` while playing); 0 before the first move. How long the deal was looked
+        at before the first move is `started_at` to `first_move_at`, kept apart."""
+        if self.first_move_at is None:
+            return 0.0
+        end = self.finished_at or now or clock.now()
+        return round(max(0.0, (end - self.first_move_at).total_seconds()), 3)

@@ -30,9 +30,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
 from games import clock, services
+from games.engine.solver import candidate_seconds
 from games.errors import Conflict
 from games.models import DailyChallenge, Deal, GameName
-from games.tasks import deal_solve
 
 logger = logging.getLogger(__name__)
 
@@ -48,18 +48,11 @@ WEEKDAY_DIFFICULTY: dict[int, tuple[int, ...]] = {
     6: (4, 5),  # Sunday
 }
 
-#: Seconds the solver may spend on one new candidate, deciding and par search together.
-SOLVE_SECONDS: dict[str, float] = {GameName.MUNGER: 10.0, GameName.MASTERPIECE: 2.0}
-#: Seconds of par search within that; None leaves the solver's default (docs/solver.md).
-PAR_SECONDS: dict[str, float | None] = {GameName.MUNGER: None, GameName.MASTERPIECE: None}
 #: New candidates dealt for one day before settling for the closest difficulty.
 CANDIDATES = 12
 #: While none of them was solvable, dealing goes on up to this many; past it the day stays
 #: empty until the next run (a third of random Munger deals are winnable, most Masterpiece ones).
 CANDIDATES_MAX = 40
-#: The note on the deals the scheduler dealt; it reuses the solved ones on other days.
-SCHEDULER_NOTE = "Dealt by the daily scheduler."
-
 KEPT, REUSED, DEALT, CLOSEST, EMPTY = "kept", "reused", "dealt", "closest", "empty"
 
 
@@ -87,21 +80,11 @@ def difficulty_fits(difficulty: int | None, date: dt.date) -> bool:
     return difficulty_distance(difficulty, date) == 0
 
 
-def deal_is_ready(deal: Deal) -> bool:
-    """Solved with a certificate and not rejected: the scheduler may approve and schedule it."""
-    return (
-        deal.solver_status == Deal.SolverStatus.SOLVED
-        and deal.par is not None
-        and deal.curation != Deal.Curation.REJECTED
-    )
-
-
 def deals_ranked(deals: Iterable[Deal], date: dt.date) -> list[Deal]:
-    """The ready deals, best first for `date`: closest difficulty, then an admin's approval
-    before the scheduler's spares, then the oldest."""
-    ready = [deal for deal in deals if deal_is_ready(deal)]
+    """Deals best first for `date`: closest difficulty, then an admin's approval before the
+    scheduler's spares, then the oldest."""
     return sorted(
-        ready,
+        deals,
         key=lambda deal: (
             difficulty_distance(deal.difficulty, date),
             deal.curation != Deal.Curation.APPROVED,
@@ -111,7 +94,8 @@ def deals_ranked(deals: Iterable[Deal], date: dt.date) -> list[Deal]:
 
 
 def seed_new(game: str) -> int:
-    """A random seed for a new candidate of `game` (the tests feed known seeds instead)."""
+    """A random seed for a new candidate of `game` (the tests feed seeds of their choice per
+    game instead)."""
     return secrets.randbelow(2**63)
 
 
@@ -160,8 +144,9 @@ def dailies_ensure(
         date = start + dt.timedelta(days=offset)
         for game in GameName.values:
             outcome = daily_ensure(game=game, date=date, candidates=candidates)
-            logger.info("%s %s: %s %s", date, game, outcome.action,
-                        outcome.deal.pk if outcome.deal else "-")  # fmt: skip
+            logger.info(
+                "%s %s: %s %s", date, game, outcome.action, outcome.deal.pk if outcome.deal else "-"
+            )
             outcomes.append(outcome)
     return outcomes
 
@@ -212,11 +197,9 @@ def _kept(game: str, date: dt.date, *, dealt: int = 0) -> DayOutcome | None:
 def _pool(game: str) -> QuerySet[Deal]:
     """Solved deals of `game` never scheduled: approved ones, and the scheduler's spares."""
     return (
-        Deal.objects.filter(game=game, solver_status=Deal.SolverStatus.SOLVED, par__isnull=False)
-        .filter(
-            Q(curation=Deal.Curation.APPROVED)
-            | Q(curation=Deal.Curation.CANDIDATE, notes=SCHEDULER_NOTE)
-        )
+        Deal.objects.certified()
+        .filter(game=game)
+        .filter(Q(curation=Deal.Curation.APPROVED) | Q(dealt_by_scheduler=True))
         .filter(dailies__isnull=True)
         .defer("certificate", "solver_stats")
     )
@@ -224,34 +207,36 @@ def _pool(game: str) -> QuerySet[Deal]:
 
 def _candidate_deal(game: str) -> Deal | None:
     try:
-        return services.deal_create(game=game, seed=seed_new(game), notes=SCHEDULER_NOTE)
+        return services.deal_create(game=game, seed=seed_new(game), dealt_by_scheduler=True)
     except Conflict:  # dealt before: that deal is not tried again
         return None
 
 
 def _candidate_solve(deal: Deal) -> bool:
     """Solve a new candidate here and now; reject it if it cannot be won. True if solved."""
-    status = deal_solve(deal_id=deal.pk, time_limit=SOLVE_SECONDS[deal.game],
-                        par_time=PAR_SECONDS[deal.game])  # fmt: skip
+    status = services.deal_solve(
+        deal_id=deal.pk, time_limit=engine_solver.candidate_seconds(deal.game)
+    )
     deal.refresh_from_db()
     if status == Deal.SolverStatus.UNSOLVABLE:
         services.deal_reject(deal=deal)
-    return status == Deal.SolverStatus.SOLVED and deal_is_ready(deal)
+    return status == Deal.SolverStatus.SOLVED and deal.is_certified
 
 
 class _DayFilled(Exception):
     """The day got a daily between our look and our write: roll back the approval."""
 
 
-def _take(deal: Deal, *, game: str, date: dt.date, action: str,
-          dealt: int = 0) -> DayOutcome | None:  # fmt: skip
+def _take(
+    deal: Deal, *, game: str, date: dt.date, action: str, dealt: int = 0
+) -> DayOutcome | None:
     """Approve (if need be) and schedule `deal` on `date`, under a lock on the deal. Returns
     None if the deal was scheduled elsewhere meanwhile (try another), the outcome otherwise;
     a day filled meanwhile is kept as it is."""
     try:
         with transaction.atomic():
             deal = Deal.objects.select_for_update().get(pk=deal.pk)
-            if not deal_is_ready(deal) or deal.dailies.exists():
+            if not deal.is_certified or deal.dailies.exists():
                 return None
             if deal.curation != Deal.Curation.APPROVED:
                 deal = services.deal_approve(deal=deal, system=True)

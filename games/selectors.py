@@ -1,16 +1,26 @@
-"""Reads of the games app: what the API, admin and pages show. Keyword-only, no writes."""
+"""Reads of the games app: what the API, admin, pages and other apps show. Keyword-only, no
+writes, and no import of `services` (writes may read; reads never write)."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 
 from games import clock
 from games.errors import Forbidden, NotFound
-from games.models import Attempt, DailyChallenge, Player
-from games.services import game_check
+from games.models import Attempt, DailyChallenge, GameName, Player
+
+
+def game_check(game: str) -> str:
+    """`game` if it names a game, else 404 `unknown_game`."""
+    if game not in GameName.values:
+        raise NotFound(
+            f"There is no game called {game[:40]!r}: play {' or '.join(GameName.values)}.",
+            code="unknown_game",
+        )
+    return game
 
 
 def daily_get(*, game: str, date: dt.date) -> DailyChallenge:
@@ -37,37 +47,54 @@ def dailies_today() -> list[DailyChallenge]:
     )
 
 
+def dailies_between(*, start: dt.date, end: dt.date) -> list[DailyChallenge]:
+    """Published dailies from `start` to `end` included, never beyond today (the archive)."""
+    end = min(end, clock.today())
+    return list(
+        DailyChallenge.objects.select_related("deal")
+        .filter(date__gte=start, date__lte=end, published=True)
+        .order_by("date", "game")
+    )
+
+
 def ranked_attempts(daily: DailyChallenge) -> QuerySet[Attempt]:
-    """The attempts that count on a daily's board: ranked and not disqualified."""
-    return Attempt.objects.filter(challenge=daily, ranked=True, disqualified=False)
+    """The attempts that count on a daily's board (`AttemptQuerySet.on_board`)."""
+    return Attempt.objects.filter(daily=daily).on_board()
+
+
+def ranked_attempt(*, daily: DailyChallenge, player: Player | None) -> Attempt | None:
+    """The player's ranked attempt at a daily, if any."""
+    if player is None or player.pk is None:
+        return None
+    return Attempt.objects.filter(daily=daily, player=player, ranked=True).first()
 
 
 def daily_summary(*, daily: DailyChallenge, player: Player | None) -> dict[str, Any]:
-    """What a daily shows: its difficulty, how many played and won, and its par once the
-    player has finished their ranked attempt or the day is over."""
-    counts = ranked_attempts(daily).aggregate(
-        players=Count("id"),
-        winners=Count("id", filter=Q(status=Attempt.Status.WON, verified=True)),
-    )
-    finished = (
-        player is not None
-        and Attempt.objects.filter(challenge=daily, player=player, ranked=True)
-        .exclude(status=Attempt.Status.PLAYING)
-        .exists()
-    )
-    show_par = finished or daily.date < clock.today()
+    """What a daily shows: its difficulty, how many played (at least one move) and won, and
+    its par once the player has finished their ranked attempt or the day is over."""
+    played = ranked_attempts(daily).started()
+    mine = ranked_attempt(daily=daily, player=player)
+    finished = mine is not None and mine.is_finished
     return {
         "game": daily.game,
         "date": daily.date,
         "difficulty": daily.deal.difficulty,
-        "players": counts["players"],
-        "winners": counts["winners"],
-        "par": daily.deal.par if show_par else None,
+        "players": played.count(),
+        "winners": played.wins().count(),
+        "par": daily.deal.par if daily.par_shown(finished=finished) else None,
     }
 
 
+def attempt_par(attempt: Attempt) -> int | None:
+    """A daily's par as this attempt's player may see it (never for a random practice)."""
+    daily = attempt.daily
+    if daily is None or not daily.par_shown(finished=attempt.is_finished):
+        return None
+    return daily.deal.par
+
+
 def attempt_get(*, attempt_id: int, player: Player) -> Attempt:
-    attempt = Attempt.objects.select_related("challenge").filter(pk=attempt_id).first()
+    attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
     if attempt is None:
         raise NotFound("There is no such attempt.", code="attempt_not_found")
     if attempt.player_id != player.pk:
@@ -76,13 +103,9 @@ def attempt_get(*, attempt_id: int, player: Player) -> Attempt:
 
 
 def player_attempts(*, player: Player) -> QuerySet[Attempt]:
-    return Attempt.objects.filter(player=player).select_related("challenge").order_by("-started_at")
+    return Attempt.objects.filter(player=player).select_related("daily").order_by("-started_at")
 
 
 def player_stats(*, player: Player) -> dict[str, Any]:
-    ranked = Attempt.objects.filter(player=player, ranked=True, disqualified=False)
-    totals = ranked.aggregate(
-        played=Count("id"),
-        won=Count("id", filter=Q(status=Attempt.Status.WON, verified=True)),
-    )
-    return {"dailies_played": totals["played"], "dailies_won": totals["won"]}
+    played = Attempt.objects.filter(player=player).on_board().started()
+    return {"dailies_played": played.count(), "dailies_won": played.wins().count()}

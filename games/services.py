@@ -1,24 +1,27 @@
 """Writes of the games app: every change to deals, dailies, players and attempts goes here.
 
 Functions are keyword-only and named `noun_verb`. Contended rows are locked
-(`select_for_update`); effects on other systems run after commit.
+(`select_for_update`). Effects on other parts of the project run after commit, through the
+signals of `games.signals`, which carry ids: this module never calls a listener itself.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import secrets
-from dataclasses import dataclass, field
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from games import clock
-from games.engine import Game, MalformedError, game_class, replay
+from games import clock, names, signals
+from games.engine import MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
+from games.engine.solver import SolveResult, solve
 from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
 from games.models import (
     DISPLAY_NAME_MAX,
@@ -26,64 +29,74 @@ from games.models import (
     Attempt,
     DailyChallenge,
     Deal,
-    GameName,
     Player,
+    PlayerToken,
     display_name_validator,
     seed_text,
 )
+from games.selectors import game_check
+from games.state import AttemptState, attempt_state, position
 
-MOVE_TOKEN_MAX = 8  # the longest token, "FC>T7" or "M8>M1", has 5 characters
+MOVE_TOKEN_MIN, MOVE_TOKEN_MAX = 1, 8  # "U" .. the longest token, "FC>T7" or "M8>M1", is 5
 HISTORY_MAX = 5000  # moves per attempt; no real game comes near
+
+#: Seconds the solver may think about one deal when asked without a limit, and at most.
+DEFAULT_SOLVE_SECONDS = 60
+MAX_SOLVE_SECONDS = 600
+
+#: A claim older than this is taken to be from a worker that died (beyond the hard limit).
+STALE_CLAIM = dt.timedelta(minutes=30)
 
 
 # -- deals -----------------------------------------------------------------------------------
 
 
-def game_check(game: str) -> str:
-    if game not in GameName.values:
-        raise NotFound(f"There is no game called {game!r}: play munger or masterpiece.",
-                       code="unknown_game")  # fmt: skip
-    return game
-
-
 def deal_create(
-    *, game: str, seed: int | None = None, deal: str | None = None, notes: str = ""
+    *,
+    game: str,
+    seed: int | None = None,
+    deal_string: str | None = None,
+    notes: str = "",
+    dealt_by_scheduler: bool = False,
 ) -> Deal:
     """A new candidate deal from a seed or a pasted deal string (exactly one), validated by the
     engine. The same layout twice is refused."""
     game_check(game)
-    if (seed is None) == (deal is None):
+    if (seed is None) == (deal_string is None):
         raise Malformed("Give either a seed or a deal string.", code="seed_or_deal")
     try:
         cls = game_class(game)
-        text = cls.deal_for_seed(seed) if seed is not None else deal
+        text = cls.deal_for_seed(seed) if seed is not None else deal_string
         cls.from_deal(text)  # type: ignore[arg-type]
     except MalformedError as exc:
         raise Malformed(f"This is not a {game} deal: {exc}", code="bad_deal") from None
-    existing = Deal.objects.filter(game=game, deal=text).first()
+    existing = Deal.objects.filter(game=game, deal_string=text).first()
     if existing is not None:
-        raise Conflict(f"This deal exists already ({existing}).", code="deal_exists",
-                       deal_id=existing.pk)  # fmt: skip
+        raise Conflict(
+            f"This deal exists already ({existing}).", code="deal_exists", deal_id=existing.pk
+        )
     try:
         with transaction.atomic():
             return Deal.objects.create(
-                game=game, seed=seed_text(seed), deal=text,
+                game=game,
+                seed=seed_text(seed),
+                deal_string=text,
                 notes=notes,
-            )  # fmt: skip
+                dealt_by_scheduler=dealt_by_scheduler,
+            )
     except IntegrityError:  # created meanwhile by someone else
         raise Conflict("This deal exists already.", code="deal_exists") from None
 
 
 def deal_request_solve(*, deal: Deal, time_limit: float | None = None) -> Deal:
-    """Ask the background solver for this deal; the task is sent after commit. A deal being
-    solved is left alone (unless its claim is stale: the worker died), and an approved deal
-    keeps its certificate."""
-    from games.tasks import solve_deal
-
+    """Ask the background solver for this deal (`deal_solve_requested` after commit). A deal
+    being solved is left alone (unless its claim is stale: the worker died), and an approved
+    deal keeps its certificate."""
     if deal.curation == Deal.Curation.APPROVED:
         raise Conflict("This deal is approved; its certificate stays.", code="deal_approved")
-    working = Q(solver_status=Deal.SolverStatus.SOLVING,
-                solve_started_at__gte=clock.now() - STALE_CLAIM)  # fmt: skip
+    working = Q(
+        solver_status=Deal.SolverStatus.SOLVING, solve_started_at__gte=clock.now() - STALE_CLAIM
+    )
     updated = (
         Deal.objects.filter(pk=deal.pk)
         .exclude(working)
@@ -91,14 +104,9 @@ def deal_request_solve(*, deal: Deal, time_limit: float | None = None) -> Deal:
         .update(solver_status=Deal.SolverStatus.PENDING, solve_requested_at=clock.now())
     )
     if updated:
-        deal_id = deal.pk
-        transaction.on_commit(lambda: solve_deal.delay(deal_id, time_limit))
+        signals.send_on_commit(signals.deal_solve_requested, deal_id=deal.pk, time_limit=time_limit)
     deal.refresh_from_db()
     return deal
-
-
-#: A claim older than this is taken to be from a worker that died (beyond the hard limit).
-STALE_CLAIM = dt.timedelta(minutes=30)
 
 
 def deal_claim_for_solving(*, deal_id: int) -> bool:
@@ -115,6 +123,29 @@ def deal_claim_for_solving(*, deal_id: int) -> bool:
     return bool(claimed)
 
 
+def deal_solve(
+    *, deal_id: int, time_limit: float | None = None, par_time: float | None = None
+) -> str:
+    """Claim a pending deal, solve it here and store the result: what the `solve_deal` task,
+    the `solve_deal` command and the scheduler run. Returns the stored solver status, or
+    "skipped" when the deal was not there to claim (claimed or decided already).
+
+    When a Celery task's soft time limit interrupts the solver, the deal is stored as unknown
+    and `SoftTimeLimitExceeded` goes on up, so that a longer job (the scheduler) stops too.
+    """
+    if not deal_claim_for_solving(deal_id=deal_id):
+        return "skipped"
+    deal = Deal.objects.get(pk=deal_id)
+    seconds = min(time_limit or DEFAULT_SOLVE_SECONDS, MAX_SOLVE_SECONDS)
+    try:
+        result = solve(deal.game, deal.deal_string, time_limit=seconds, par_time=par_time)
+    except SoftTimeLimitExceeded:
+        stopped = SolveResult(Deal.SolverStatus.UNKNOWN, stats={"stopped_by": "task time limit"})
+        deal_store_solution(deal_id=deal_id, result=stopped)
+        raise
+    return deal_store_solution(deal_id=deal_id, result=result).solver_status
+
+
 def deal_store_solution(*, deal_id: int, result: Any) -> Deal:
     """Store a solver result; a certificate is kept only if the replay verifier accepts it."""
     with transaction.atomic():
@@ -122,7 +153,7 @@ def deal_store_solution(*, deal_id: int, result: Any) -> Deal:
         status = result.status
         certificate: list[str] = []
         if status == Deal.SolverStatus.SOLVED:
-            verdict = replay(deal.game, deal.deal, result.moves)
+            verdict = replay(deal.game, deal.deal_string, result.moves)
             if verdict.valid and verdict.won:
                 certificate = list(result.moves)
             else:  # never trust a line the verifier refuses
@@ -138,16 +169,18 @@ def deal_store_solution(*, deal_id: int, result: Any) -> Deal:
 
 
 def deal_approve(*, deal: Deal, by: Any = None, system: bool = False) -> Deal:
-    if not deal.certificate or deal.solver_status != Deal.SolverStatus.SOLVED:
-        raise Conflict("Only a solved deal with a certificate can be approved.",
-                       code="not_certified")  # fmt: skip
+    if not deal.is_certified:
+        raise Conflict(
+            "Only a solved deal with a certificate can be approved.", code="not_certified"
+        )
     return _curate(deal, Deal.Curation.APPROVED, by=by, system=system)
 
 
 def deal_reject(*, deal: Deal, by: Any = None) -> Deal:
     if deal.dailies.exists():
-        raise Conflict("This deal is scheduled; unschedule it before rejecting it.",
-                       code="deal_scheduled")  # fmt: skip
+        raise Conflict(
+            "This deal is scheduled; unschedule it before rejecting it.", code="deal_scheduled"
+        )
     return _curate(deal, Deal.Curation.REJECTED, by=by, system=False)
 
 
@@ -180,22 +213,27 @@ def daily_schedule(
     if deal.game != game:
         raise Malformed(f"{deal} is not a {game} deal.", code="wrong_game")
     if not deal.is_schedulable:
-        raise Conflict("Only an approved deal with a certificate can be scheduled.",
-                       code="not_schedulable")  # fmt: skip
+        raise Conflict(
+            "Only an approved deal with a certificate can be scheduled.", code="not_schedulable"
+        )
     if date < clock.today():
         raise Conflict("That day is over; its daily cannot change.", code="day_over")
     with transaction.atomic():
         daily = DailyChallenge.objects.select_for_update().filter(game=game, date=date).first()
         if daily is None:
-            return DailyChallenge.objects.create(game=game, date=date, deal=deal, scheduled_by=by)
+            daily = DailyChallenge.objects.create(game=game, date=date, deal=deal, scheduled_by=by)
+            signals.send_on_commit(signals.daily_scheduled, daily_id=daily.pk)
+            return daily
         if daily.deal_id == deal.pk or not replace:
             return daily
         if daily.attempts.exists():
-            raise Conflict("People have played this daily already; it cannot change.",
-                           code="daily_played")  # fmt: skip
+            raise Conflict(
+                "People have played this daily already; it cannot change.", code="daily_played"
+            )
         daily.deal = deal
         daily.scheduled_by = by
         daily.save(update_fields=["deal", "scheduled_by", "updated_at"])
+        signals.send_on_commit(signals.daily_scheduled, daily_id=daily.pk)
         return daily
 
 
@@ -203,27 +241,51 @@ def daily_unschedule(*, daily: DailyChallenge) -> None:
     with transaction.atomic():
         daily = DailyChallenge.objects.select_for_update().get(pk=daily.pk)
         if daily.attempts.exists():
-            raise Conflict("People have played this daily already; it cannot be removed.",
-                           code="daily_played")  # fmt: skip
+            raise Conflict(
+                "People have played this daily already; it cannot be removed.",
+                code="daily_played",
+            )
         daily.delete()
 
 
 # -- players ---------------------------------------------------------------------------------
 
+#: How often a player's `last_seen_at` is written at most (a visit is not worth a write each).
+SEEN_EVERY = dt.timedelta(minutes=10)
 
-def player_create_guest() -> Player:
-    """A new guest with a generated display name ("Guest 4821"), which they may change."""
-    for _ in range(20):
-        name = f"Guest {secrets.randbelow(900_000) + 100_000}"
+
+def player_create_guest(*, display_name: str | None = None) -> Player:
+    """A new guest, under `display_name` when given (checked like a rename), else a generated
+    one ("Guest 482113") that they may change later."""
+    if display_name is not None:
+        name, key = _name_checked(display_name)
         try:
             with transaction.atomic():
-                return Player.objects.create(display_name=name)
+                return Player.objects.create(
+                    display_name=name, name_key=key, last_seen_at=clock.now()
+                )
+        except IntegrityError:
+            raise _name_taken() from None
+    for _ in range(20):
+        name = f"{names.GUEST_PREFIX}{secrets.randbelow(900_000) + 100_000}"
+        try:
+            with transaction.atomic():
+                return Player.objects.create(
+                    display_name=name, name_key=names.name_key(name), last_seen_at=clock.now()
+                )
         except IntegrityError:
             continue
     raise Conflict("Could not find a free guest name; try again.", code="busy")  # pragma: no cover
 
 
-def player_rename(*, player: Player, display_name: str) -> Player:
+def _name_taken() -> Conflict:
+    return Conflict(
+        "That name is taken, or looks too much like one that is.", code="display_name_taken"
+    )
+
+
+def _name_checked(display_name: str, player: Player | None = None) -> tuple[str, str]:
+    """The cleaned name and its key, or `Malformed`; see games/names.py for what is refused."""
     name = " ".join(str(display_name).split())
     if not DISPLAY_NAME_MIN <= len(name) <= DISPLAY_NAME_MAX:
         raise Malformed(
@@ -234,79 +296,114 @@ def player_rename(*, player: Player, display_name: str) -> Player:
         display_name_validator(name)
     except ValidationError as exc:
         raise Malformed(exc.messages[0], code="bad_display_name") from None
-    if name.lower().startswith("guest ") and name.lower() != player.display_name.lower():
-        raise Malformed("Names starting with 'Guest ' are kept for new players.",
-                        code="bad_display_name")  # fmt: skip
-    if Player.objects.filter(display_name__iexact=name).exclude(pk=player.pk).exists():
-        raise Conflict("Someone already plays under that name.", code="display_name_taken")
+    if names.mixes_scripts(name):
+        raise Malformed("Use the letters of one alphabet in a name.", code="bad_display_name")
+    key = names.name_key(name)
+    if names.is_reserved(key) and (player is None or key != player.name_key):
+        raise Malformed(
+            f"Names starting with '{names.GUEST_PREFIX.strip()}' are kept for new players.",
+            code="bad_display_name",
+        )
+    return name, key
+
+
+def player_rename(*, player: Player, display_name: str) -> Player:
+    name, key = _name_checked(display_name, player)
+    if Player.objects.filter(name_key=key).exclude(pk=player.pk).exists():
+        raise _name_taken()
     try:
         with transaction.atomic():
             player.display_name = name
-            player.save(update_fields=["display_name", "last_seen_at"])
+            player.name_key = key
+            player.save(update_fields=["display_name", "name_key"])
     except IntegrityError:
-        raise Conflict(
-            "Someone already plays under that name.", code="display_name_taken"
-        ) from None
+        raise _name_taken() from None
     return player
+
+
+def player_seen(*, player: Player) -> None:
+    """Note a visit: `last_seen_at`, written at most every `SEEN_EVERY`."""
+    now = clock.now()
+    if player.last_seen_at is None or now - player.last_seen_at >= SEEN_EVERY:
+        Player.objects.filter(pk=player.pk).update(last_seen_at=now)
+        player.last_seen_at = now
 
 
 def player_link_user(*, player: Player, user: Any) -> Player:
     """Attach an account to this player, or, if the account has a player already, move this
-    guest's attempts to it (where they do not clash) and answer that player, so streaks follow
-    the person across devices."""
+    guest's attempts to it and answer that player, so streaks follow the person across devices.
+
+    One ranked attempt per daily per account, whatever is linked: where both have a ranked
+    attempt on the same daily, the one started later becomes practice. The guest's cookie
+    tokens are revoked: the guest now lives on as the account's player.
+    """
     with transaction.atomic():
         existing = Player.objects.select_for_update().filter(user=user).first()
         if existing is None:
             player.user = user
-            player.save(update_fields=["user", "last_seen_at"])
+            player.save(update_fields=["user"])
             return player
         if existing.pk == player.pk:
             return player
-        taken = set(existing.attempts.filter(ranked=True).values_list("challenge_id", flat=True))
-        for attempt in player.attempts.select_for_update():
-            if attempt.ranked and attempt.challenge_id in taken:
-                continue  # the account played this daily already; the guest's stays behind
+        theirs = {a.daily_id: a for a in existing.attempts.select_for_update().filter(ranked=True)}
+        for attempt in player.attempts.select_for_update().order_by("pk"):
+            kept = theirs.get(attempt.daily_id) if attempt.ranked else None
+            if kept is not None:
+                if attempt.started_at >= kept.started_at:
+                    attempt.ranked = False
+                else:
+                    kept.ranked = False
+                    kept.save(update_fields=["ranked"])
+                changed = [attempt.daily_id]
+            else:
+                changed = [attempt.daily_id] if attempt.ranked else []
             attempt.player = existing
-            attempt.save(update_fields=["player"])
+            attempt.save(update_fields=["player", "ranked"])
+            for daily_id in changed:
+                signals.send_on_commit(
+                    signals.attempt_changed, attempt_id=attempt.pk, daily_id=daily_id
+                )
+        player_tokens_revoke(player=player)
         return existing
+
+
+def player_token_issue(*, player: Player) -> str:
+    """A new cookie token for `player`; only its hash is stored. Returns the raw token."""
+    raw = secrets.token_urlsafe(32)
+    PlayerToken.objects.create(player=player, key_hash=PlayerToken.hash(raw))
+    return raw
+
+
+def player_token_revoke(*, raw: str) -> None:
+    """Make one cookie token worthless (logging out)."""
+    PlayerToken.objects.filter(key_hash=PlayerToken.hash(raw), revoked_at__isnull=True).update(
+        revoked_at=clock.now()
+    )
+
+
+def player_tokens_revoke(*, player: Player) -> None:
+    """Make every cookie token of `player` worthless."""
+    PlayerToken.objects.filter(player=player, revoked_at__isnull=True).update(
+        revoked_at=clock.now()
+    )
+
+
+def account_create(*, username: str, password: str) -> Any:
+    """A new Django user (the caller has validated the username and password)."""
+    User = get_user_model()
+    try:
+        with transaction.atomic():
+            return User.objects.create_user(username=username, password=password)
+    except IntegrityError:
+        raise Conflict("That username is taken.", code="username_taken") from None
 
 
 # -- attempts --------------------------------------------------------------------------------
 
 
-@dataclass
-class PlayAnswer:
-    """What a move (or a start) answers: the new state for the player's screen."""
-
-    attempt: Attempt
-    view: dict[str, Any]
-    legal: list[str]
-    revealed: list[str] = field(default_factory=list)
-    can_undo: bool = False
-    replayed: bool = False  # True when this answers a seq sent before (nothing stored)
-
-
-def _position(attempt: Attempt, upto: int | None = None) -> Game:
-    """The authoritative position: the attempt's deal with its stored history replayed."""
-    moves = attempt.moves if upto is None else attempt.moves[:upto]
-    result = replay(attempt.game, attempt.deal, moves)
-    if not result.valid or result.game is None:  # stored histories are always valid
-        raise RuntimeError(f"attempt {attempt.pk} holds an invalid history: {result.error}")
-    return result.game
-
-
-def attempt_answer(attempt: Attempt, *, upto: int | None = None, revealed: list[str] | None = None,
-                   replayed: bool = False) -> PlayAnswer:  # fmt: skip
-    game = _position(attempt, upto)
-    return PlayAnswer(
-        attempt=attempt, view=game.view(), legal=[m.text for m in game.legal_moves()],
-        revealed=revealed or [], can_undo=game.can_undo, replayed=replayed,
-    )  # fmt: skip
-
-
-def _dealt_foundation_cards(game: str, deal: str) -> int:
+def _dealt_foundation_cards(game: str, deal_string: str) -> int:
     """Cards on the foundations before any move (Masterpiece's four Aces)."""
-    return game_class(game).from_deal(deal).foundation_cards
+    return game_class(game).from_deal(deal_string).foundation_cards
 
 
 def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bool]:
@@ -319,7 +416,7 @@ def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bo
     with transaction.atomic():
         found = (
             Attempt.objects.select_for_update()
-            .filter(player=player, challenge=daily, ranked=ranked)
+            .filter(player=player, daily=daily, ranked=ranked)
             .order_by("-started_at")
         )
         # A ranked attempt is resumed whatever its state; practice resumes only unfinished play.
@@ -329,12 +426,18 @@ def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bo
         try:
             with transaction.atomic():
                 attempt = Attempt.objects.create(
-                    player=player, game=daily.game, challenge=daily, seed=daily.deal.seed,
-                    deal=daily.deal.deal, ranked=ranked, started_at=clock.now(),
-                    foundation_cards=_dealt_foundation_cards(daily.game, daily.deal.deal),
-                )  # fmt: skip
+                    player=player,
+                    game=daily.game,
+                    daily=daily,
+                    seed=daily.deal.seed,
+                    deal_string=daily.deal.deal_string,
+                    ranked=ranked,
+                    started_at=clock.now(),
+                    foundation_cards=_dealt_foundation_cards(daily.game, daily.deal.deal_string),
+                )
         except IntegrityError:  # the same player started it at the same moment elsewhere
-            return Attempt.objects.get(player=player, challenge=daily, ranked=True), False
+            return Attempt.objects.get(player=player, daily=daily, ranked=True), False
+        signals.send_on_commit(signals.attempt_started, attempt_id=attempt.pk, daily_id=daily.pk)
         return attempt, True
 
 
@@ -346,51 +449,82 @@ def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Att
     except MalformedError as exc:
         raise Malformed(str(exc), code="bad_seed") from None
     existing = Attempt.objects.filter(
-        player=player, game=game, challenge__isnull=True, seed=seed_text(seed),
+        player=player,
+        game=game,
+        daily__isnull=True,
+        seed=seed_text(seed),
         status=Attempt.Status.PLAYING,
-    ).first()  # fmt: skip
+    ).first()
     if existing is not None:
         return existing, False
     attempt = Attempt.objects.create(
-        player=player, game=game, seed=seed_text(seed), deal=text, ranked=False,
-        started_at=clock.now(), foundation_cards=_dealt_foundation_cards(game, text),
-    )  # fmt: skip
+        player=player,
+        game=game,
+        seed=seed_text(seed),
+        deal_string=text,
+        ranked=False,
+        started_at=clock.now(),
+        foundation_cards=_dealt_foundation_cards(game, text),
+    )
+    signals.send_on_commit(signals.attempt_started, attempt_id=attempt.pk, daily_id=None)
     return attempt, True
 
 
-def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> PlayAnswer:
+def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
+    """The attempt, locked for this transaction; 404 unknown, 403 someone else's."""
+    attempt = (
+        Attempt.objects.select_for_update().select_related("daily").filter(pk=attempt_id).first()
+    )
+    if attempt is None:
+        raise NotFound("There is no such attempt.", code="attempt_not_found")
+    if attempt.player_id != player.pk:
+        raise Forbidden("This attempt is someone else's.", code="not_your_attempt")
+    return attempt
+
+
+def _check_move_input(seq: Any, move: Any) -> None:
+    if not isinstance(move, str) or not MOVE_TOKEN_MIN <= len(move) <= MOVE_TOKEN_MAX:
+        raise Malformed("A move is one token such as T3>T5, M1>F or U.", code="malformed_move")
+    _check_seq(seq)
+
+
+def _check_seq(seq: Any) -> None:
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise Malformed("seq is the move's index in the history, from 0.", code="malformed_seq")
+
+
+def _record(attempt: Attempt, token: str, now: dt.datetime) -> None:
+    """Append one checked move to the attempt's history, with its server time."""
+    attempt.moves = [*attempt.moves, token]
+    millis = int((now - attempt.started_at).total_seconds() * 1000)
+    attempt.move_times = [*attempt.move_times, max(0, millis)]
+    attempt.next_seq += 1
+    attempt.move_count = attempt.next_seq
+    attempt.first_move_at = attempt.first_move_at or now
+    attempt.last_move_at = now
+
+
+def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> AttemptState:
     """Check one move against the authoritative position and store it, in one transaction.
 
     `seq` is the move's index in the history. Sending a stored `seq` again with the same move
     answers as the first time and stores nothing; any other `seq` is refused with the one
-    expected. A finished attempt takes no more moves.
+    expected. A finished attempt takes no more moves. A win ends the attempt; a position with
+    no card move does not (the state says `blocked`: undo or resign).
     """
-    if not isinstance(move, str) or not move or len(move) > MOVE_TOKEN_MAX:
-        raise Malformed("A move is one token such as T3>T5, M1>F or U.", code="malformed_move")
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
-        raise Malformed("seq is the move's index in the history, from 0.", code="malformed_seq")
+    _check_move_input(seq, move)
     with transaction.atomic():
-        attempt = Attempt.objects.select_for_update().filter(pk=attempt_id).first()
-        if attempt is None:
-            raise NotFound("There is no such attempt.", code="attempt_not_found")
-        if attempt.player_id != player.pk:
-            raise Forbidden("This attempt is someone else's.", code="not_your_attempt")
+        attempt = _attempt_locked(attempt_id, player)
         if seq < attempt.next_seq:
             if attempt.moves[seq] != move:
                 raise Conflict(
-                    f"Move {seq} was {attempt.moves[seq]}, not {move}.", code="seq_taken",
+                    f"Move {seq} was {attempt.moves[seq]}, not {move}.",
+                    code="seq_taken",
                     expected_seq=attempt.next_seq,
-                )  # fmt: skip
+                )
             return _answer_again(attempt, seq)
-        if seq > attempt.next_seq:
-            raise Conflict(f"Expected move {attempt.next_seq}, got {seq}.", code="wrong_seq",
-                           expected_seq=attempt.next_seq)  # fmt: skip
-        if attempt.is_finished:
-            raise Conflict(f"This attempt is over ({attempt.status}).", code="attempt_finished",
-                           expected_seq=attempt.next_seq)  # fmt: skip
-        if attempt.next_seq >= HISTORY_MAX:
-            raise Conflict("This attempt has too many moves.", code="history_full")
-        game = _position(attempt)
+        _check_next(attempt, seq)
+        game = position(attempt)
         try:
             cards = game.push(move)
         except MalformedError as exc:
@@ -403,66 +537,132 @@ def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> Pla
                 legal=[m.text for m in game.legal_moves()],
             ) from None
         now = clock.now()
-        attempt.moves = [*attempt.moves, move]
-        attempt.next_seq += 1
-        attempt.move_count = attempt.next_seq
+        _record(attempt, move, now)
         attempt.foundation_cards = game.foundation_cards
-        attempt.first_move_at = attempt.first_move_at or now
-        legal = [m.text for m in game.legal_moves()]
-        if game.is_won():
-            attempt.status = Attempt.Status.WON
-        elif not legal:
-            attempt.status = Attempt.Status.STUCK
-        if attempt.is_finished:
-            attempt.finished_at = now
-            _verify(attempt)
+        _end_if_won(attempt, game, now)
         attempt.save()
-        return PlayAnswer(
-            attempt=attempt, view=game.view(), legal=legal,
-            revealed=_codes(cards),
-            can_undo=game.can_undo,
-        )  # fmt: skip
+        _announce_move(attempt)
+        return attempt_state(attempt, game, revealed=_codes(cards))
+
+
+def _check_next(attempt: Attempt, seq: int) -> None:
+    if seq > attempt.next_seq:
+        raise Conflict(
+            f"Expected move {attempt.next_seq}, got {seq}.",
+            code="wrong_seq",
+            expected_seq=attempt.next_seq,
+        )
+    if attempt.is_finished:
+        raise Conflict(
+            f"This attempt is over ({attempt.status}).",
+            code="attempt_finished",
+            expected_seq=attempt.next_seq,
+        )
+    if attempt.next_seq >= HISTORY_MAX:
+        raise Conflict("This attempt has too many moves.", code="history_full")
+
+
+def _end_if_won(attempt: Attempt, game: Any, now: dt.datetime) -> None:
+    if game.is_won():
+        attempt.status = Attempt.Status.WON
+        attempt.finished_at = now
+        _verify(attempt)
+
+
+def _announce_move(attempt: Attempt) -> None:
+    signals.send_on_commit(
+        signals.move_played,
+        attempt_id=attempt.pk,
+        daily_id=attempt.daily_id,
+        seq=attempt.next_seq - 1,
+    )
+    if attempt.is_finished:
+        signals.send_on_commit(
+            signals.attempt_finished,
+            attempt_id=attempt.pk,
+            daily_id=attempt.daily_id,
+            status=attempt.status,
+        )
+
+
+def attempt_finish(*, attempt_id: int, player: Player, seq: int) -> AttemptState:
+    """Play the finishing line for the player: when every card left can reach the foundations
+    by foundation moves alone, the server plays those moves, each stored and counted like any
+    other. `seq` is the next seq the player's screen knows (so a stale screen is refused)."""
+    _check_seq(seq)
+    with transaction.atomic():
+        attempt = _attempt_locked(attempt_id, player)
+        if seq < attempt.next_seq:
+            raise Conflict(
+                f"Expected move {attempt.next_seq}, got {seq}.",
+                code="wrong_seq",
+                expected_seq=attempt.next_seq,
+            )
+        _check_next(attempt, seq)
+        game = position(attempt)
+        line = game.finishing_line()
+        if not line:
+            raise Conflict(
+                "Not every card left can go straight to the foundations yet.",
+                code="not_finishable",
+                expected_seq=attempt.next_seq,
+            )
+        if attempt.next_seq + len(line) > HISTORY_MAX:
+            raise Conflict("This attempt has too many moves.", code="history_full")
+        now = clock.now()
+        for token in line:
+            game.push(token)
+            _record(attempt, token, now)
+        attempt.foundation_cards = game.foundation_cards
+        _end_if_won(attempt, game, now)
+        attempt.save()
+        _announce_move(attempt)
+        return attempt_state(attempt, game)
 
 
 def _codes(cards: tuple[int, ...]) -> list[str]:
     return [TEXT[c] for c in cards]
 
 
-def _answer_again(attempt: Attempt, seq: int) -> PlayAnswer:
+def _answer_again(attempt: Attempt, seq: int) -> AttemptState:
     """The answer to move `seq` as it was first given: the position right after it."""
-    before = _position(attempt, seq)
+    before = position(attempt, seq)
     cards = before.push(attempt.moves[seq])
-    return PlayAnswer(
-        attempt=attempt, view=before.view(), legal=[m.text for m in before.legal_moves()],
-        revealed=_codes(cards), can_undo=before.can_undo, replayed=True,
-    )  # fmt: skip
+    return attempt_state(attempt, before, revealed=_codes(cards), replayed=True)
 
 
-def attempt_resign(*, attempt_id: int, player: Player) -> Attempt:
-    """The player gives up: the attempt ends as abandoned, verified like any other."""
+def attempt_resign(*, attempt_id: int, player: Player) -> AttemptState:
+    """The player gives up: the attempt ends as resigned, verified like any other, and keeps
+    its cards on foundations."""
     with transaction.atomic():
-        attempt = Attempt.objects.select_for_update().filter(pk=attempt_id).first()
-        if attempt is None:
-            raise NotFound("There is no such attempt.", code="attempt_not_found")
-        if attempt.player_id != player.pk:
-            raise Forbidden("This attempt is someone else's.", code="not_your_attempt")
+        attempt = _attempt_locked(attempt_id, player)
         if attempt.is_finished:
-            raise Conflict(f"This attempt is over ({attempt.status}).", code="attempt_finished")
-        attempt.status = Attempt.Status.ABANDONED
+            raise Conflict(
+                f"This attempt is over ({attempt.status}).",
+                code="attempt_finished",
+                expected_seq=attempt.next_seq,
+            )
+        attempt.status = Attempt.Status.RESIGNED
         attempt.finished_at = clock.now()
         _verify(attempt)
         attempt.save()
-        return attempt
+        signals.send_on_commit(
+            signals.attempt_finished,
+            attempt_id=attempt.pk,
+            daily_id=attempt.daily_id,
+            status=attempt.status,
+        )
+        return attempt_state(attempt)
 
 
 def _verify(attempt: Attempt) -> bool:
     """Recompute the result by replaying the whole stored history from the deal string (the
     daily's own deal for a daily), and compare it with what is stored."""
     try:
-        result = replay(attempt.game, attempt.deal, attempt.moves)
+        result = replay(attempt.game, attempt.deal_string, attempt.moves)
     except MalformedError:
         result = None
-    dealt = attempt.challenge is None or attempt.challenge.deal.deal == attempt.deal
+    dealt = attempt.daily is None or attempt.daily.deal.deal_string == attempt.deal_string
     ok = (
         result is not None
         and dealt
@@ -480,6 +680,10 @@ def attempt_verify(*, attempt: Attempt) -> bool:
     """Re-verify a stored result (the `verify_attempts` command); saves the verdict."""
     ok = _verify(attempt)
     attempt.save(update_fields=["verified", "verified_at"])
+    if attempt.ranked:
+        signals.send_on_commit(
+            signals.attempt_changed, attempt_id=attempt.pk, daily_id=attempt.daily_id
+        )
     return ok
 
 
@@ -490,6 +694,10 @@ def attempt_disqualify(*, attempt: Attempt, by: Any, reason: str) -> Attempt:
     attempt.disqualified_reason = reason.strip()
     attempt.disqualified_by = by
     attempt.disqualified_at = clock.now()
-    attempt.save(update_fields=["disqualified", "disqualified_reason", "disqualified_by",
-                                "disqualified_at"])  # fmt: skip
+    attempt.save(
+        update_fields=["disqualified", "disqualified_reason", "disqualified_by", "disqualified_at"]
+    )
+    signals.send_on_commit(
+        signals.attempt_changed, attempt_id=attempt.pk, daily_id=attempt.daily_id
+    )
     return attempt

@@ -1,4 +1,4 @@
-"""Admin curation of Patience Daily (issue 4): deals (solve, approve, reject, schedule, the
+"""Admin curation of Patience Daily: deals (solve, approve, reject, schedule, the
 layout drawn as cards, the certificate replayed), the calendar of dailies, attempts (replay,
 disqualify) and players. Every write goes through `games.services`."""
 

@@ -41,7 +41,7 @@ class AttemptAdmin(CurationAdmin):
     list_filter = ("game", "status", "ranked", "verified", "disqualified")
     search_fields = ("player__display_name",)
     search_help_text = "A player's display name."
-    list_select_related = ("player", "challenge")
+    list_select_related = ("player", "daily")
     date_hierarchy = "started_at"
     actions = ["disqualify"]
     fieldsets = (
@@ -122,12 +122,12 @@ class AttemptAdmin(CurationAdmin):
         url = reverse("admin:games_player_change", args=[attempt.player_id])
         return format_html('<a href="{}">{}</a>', url, attempt.player)
 
-    @admin.display(description="daily", ordering="challenge__date")
+    @admin.display(description="daily", ordering="daily__date")
     def daily_link(self, attempt: Attempt) -> str:
-        if attempt.challenge_id is None:
+        if attempt.daily_id is None:
             return f"practice, seed {attempt.seed}" if attempt.seed is not None else "practice"
-        url = reverse("admin:games_dailychallenge_change", args=[attempt.challenge_id])
-        return format_html('<a href="{}">{}</a>', url, attempt.challenge)
+        url = reverse("admin:games_dailychallenge_change", args=[attempt.daily_id])
+        return format_html('<a href="{}">{}</a>', url, attempt.daily)
 
     @admin.display(description="moves")
     def history(self, attempt: Attempt) -> str:
@@ -151,7 +151,7 @@ class AttemptAdmin(CurationAdmin):
 
     @admin.display(description="deal string")
     def deal_string(self, attempt: Attempt) -> str:
-        return format_html('<code class="pd-history">{}</code>', attempt.deal)
+        return format_html('<code class="pd-history">{}</code>', attempt.deal_string)
 
     def render_change_form(
         self,
@@ -179,7 +179,7 @@ class AttemptAdmin(CurationAdmin):
             "admin/games/attempt/disqualify.html",
             {
                 "title": "Disqualify attempts",
-                "attempts": queryset.select_related("player", "challenge"),
+                "attempts": queryset.select_related("player", "daily"),
                 "form": form,
                 "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
                 "from_list": True,
@@ -239,7 +239,7 @@ class AttemptAdmin(CurationAdmin):
             request,
             obj=attempt,
             game=attempt.game,
-            deal=attempt.deal,
+            deal_string=attempt.deal_string,
             moves=attempt.moves,
             title=f"Moves of {attempt}",
             back=self.url("change", attempt.pk),

@@ -2,7 +2,7 @@
 `admin/games/board.html` template lays out, and the step-by-step replay of a move list.
 
 Admins see everything: Munger's face-down cards are drawn face down, with their code on the
-back. Players never get this drawing (DESIGN.md, "Play protocol").
+back. Players never get this drawing: it shows the cards they may not see.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ class DailyChallengeAdmin(CurationAdmin):
             count = daily.attempts.count()
         if not count:
             return "0"
-        url = reverse("admin:games_attempt_changelist") + f"?challenge__id__exact={daily.pk}"
+        url = reverse("admin:games_attempt_changelist") + f"?daily__id__exact={daily.pk}"
         return format_html('<a href="{}">{}</a>', url, count)
 
     @admin.display(description="scheduled by")
@@ -135,7 +135,7 @@ class DailyChallengeAdmin(CurationAdmin):
             **(extra_context or {}),
         }
         if daily is not None:
-            extra["board"] = board(game_class(daily.game).from_deal(daily.deal.deal))
+            extra["board"] = board(game_class(daily.game).from_deal(daily.deal.deal_string))
             extra["day_url"] = self.url("day", daily.game, daily.date.isoformat())
             extra["can_swap"] = self.has_change_permission(request, daily)
         return super().change_view(request, object_id, form_url, extra)
@@ -280,6 +280,8 @@ class DailyChallengeAdmin(CurationAdmin):
                 "daily": daily,
                 "form": form,
                 "past": day < clock.today(),
-                "board": board(game_class(game).from_deal(daily.deal.deal)) if daily else None,
+                "board": (
+                    board(game_class(game).from_deal(daily.deal.deal_string)) if daily else None
+                ),
             },
         )

@@ -105,7 +105,7 @@ class DealAdmin(CurationAdmin):
     ordering = ("-created_at", "-pk")
     list_per_page = 50
 
-    add_fieldsets = ((None, {"fields": ("game", "seed", "deal", "solve", "notes")}),)
+    add_fieldsets = ((None, {"fields": ("game", "seed", "deal_string", "solve", "notes")}),)
     fieldsets = (
         ("Deal", {"fields": ("game", "seed", "rules_version", "deal_string", "created_at")}),
         (
@@ -185,7 +185,7 @@ class DealAdmin(CurationAdmin):
                 found |= Q(pk=int(term))
         tokens = term.split()
         if all(CARD_CODE.match(token) for token in tokens):
-            found |= Q(deal__contains=" ".join(token.upper() for token in tokens))
+            found |= Q(deal_string__contains=" ".join(token.upper() for token in tokens))
         return queryset.filter(found), False
 
     @admin.display(description="solver", ordering="solver_status")
@@ -227,7 +227,7 @@ class DealAdmin(CurationAdmin):
 
     @admin.display(description="deal string")
     def deal_string(self, deal: Deal) -> str:
-        return format_html('<code class="pd-history">{}</code>', deal.deal)
+        return format_html('<code class="pd-history">{}</code>', deal.deal_string)
 
     @admin.display(description="certificate")
     def certificate_shown(self, deal: Deal) -> str:
@@ -303,7 +303,7 @@ class DealAdmin(CurationAdmin):
     ) -> HttpResponse:
         if obj is not None:
             context.update(progress(obj))
-            context["board"] = board(game_class(obj.game).from_deal(obj.deal))
+            context["board"] = board(game_class(obj.game).from_deal(obj.deal_string))
             context["can_curate"] = self.has_change_permission(request, obj)
             context["calendar_url"] = reverse("admin:games_dailychallenge_calendar")
         return super().render_change_form(request, context, add, change, form_url, obj)
@@ -456,7 +456,7 @@ class DealAdmin(CurationAdmin):
             request,
             obj=deal,
             game=deal.game,
-            deal=deal.deal,
+            deal_string=deal.deal_string,
             moves=deal.certificate,
             title=f"Certificate of {deal}",
             back=self.url("change", deal.pk),

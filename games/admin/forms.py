@@ -25,11 +25,11 @@ class DealAddForm(ServiceForm):
         max_value=SEED_MAX,
         help_text="An integer from 0 to 2^64-1 (docs/deals.md). Leave empty to paste a deal.",
     )
-    deal = forms.CharField(
+    deal_string = forms.CharField(
         required=False,
         label="Deal string",
         widget=forms.Textarea(attrs={"rows": 3, "cols": 80, "spellcheck": "false"}),
-        help_text="52 card codes such as 7D 9C 4D ..., in dealing order (RULES.md, "
+        help_text="52 card codes such as 7D 9C 4D ..., in dealing order (docs/rules.md, "
         "“Deal strings”). Line breaks and extra spaces are fine.",
     )
     solve = forms.BooleanField(
@@ -41,24 +41,24 @@ class DealAddForm(ServiceForm):
 
     class Meta:
         model = Deal
-        fields = ["game", "seed", "deal", "notes"]
+        fields = ["game", "seed", "deal_string", "notes"]
 
-    def clean_deal(self) -> str | None:
-        text = " ".join(self.cleaned_data.get("deal", "").split())
+    def clean_deal_string(self) -> str | None:
+        text = " ".join(self.cleaned_data.get("deal_string", "").split())
         return text or None
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if self.errors:
             return data
-        seed, deal = data.get("seed"), data.get("deal")
+        seed, deal_string = data.get("seed"), data.get("deal_string")
         try:
             self.instance = services.deal_create(
-                game=data["game"], seed=seed, deal=deal, notes=data.get("notes", "")
+                game=data["game"], seed=seed, deal_string=deal_string, notes=data.get("notes", "")
             )
         except ServiceError as exc:
             if exc.code == "bad_deal":
-                self.add_error("deal" if deal else "seed", exc.detail)
+                self.add_error("deal_string" if deal_string else "seed", exc.detail)
             elif exc.code == "deal_exists" and "deal_id" in exc.extra:
                 url = reverse("admin:games_deal_change", args=[exc.extra["deal_id"]])
                 self.add_error(None, format_html('{} <a href="{}">Open it.</a>', exc.detail, url))

@@ -18,7 +18,7 @@ def replay_view(
     *,
     obj: Any,
     game: str,
-    deal: str,
+    deal_string: str,
     moves: Sequence[str],
     title: str,
     back: str,
@@ -28,7 +28,7 @@ def replay_view(
         step = int(request.GET.get("step", "0"))
     except ValueError:
         step = 0
-    shown = replay_step(game, deal, moves, step)
+    shown = replay_step(game, deal_string, moves, step)
     step, total = shown.step, shown.total
     here = request.path
     return admin.render(

@@ -1,18 +1,18 @@
-"""Who is playing: the player cookie, and accounts on top of it.
+"""The player of an HTTP request, and accounts on top of it.
 
-A player is remembered by a signed cookie holding their id (salt "patience.player", httponly,
-SameSite=Lax, secure unless DEBUG, two years from the last visit). No sign-up is needed: the
-first request that needs a player creates a guest (`current_player(request, create=True)`);
-reads such as the list of dailies never do, so crawlers create nobody. A cookie that fails its
-signature is ignored, as if there were none.
+The player is read by `games.identity.player_for` from the session's user and the cookies (the
+WebSocket consumers use the same function). No sign-up is needed: the first request that needs
+a player creates a guest (`current_player(request, create=True)`) and sets the cookie (httponly,
+SameSite=Lax, secure over HTTPS, two years from the last visit); reads never create one, so
+crawlers create nobody. A token the server does not know, or revoked, is as if there were none.
 
 A logged-in user (Django session) plays as their account's player; logging in links the
-guest of this browser to the account (`services.player_link_user`) and switches the cookie to
-the account's player, so streaks follow the person across devices. Logging out forgets the
-cookie, so the next visitor of a shared device starts as a new guest.
+guest of this browser to the account (`services.player_link_user`), revokes the guest's tokens
+and gives this browser a new token of the account's player. Logging out revokes the token and
+deletes the cookie, so the next visitor of a shared device starts as a new guest.
 
-Views call `current_player`/`remember_player`/`forget_player`; `PlayerCookieMixin` writes the
-cookie on the way out.
+Views call `current_player`/`sign_in`/`sign_out`; `PlayerCookieMixin` writes the cookie on the
+way out.
 """
 
 from __future__ import annotations
@@ -20,25 +20,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth import login as django_login
 from django.contrib.auth import logout as django_logout
-from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponseBase
 
 from games import services
-from games.errors import Conflict
+from games.identity import COOKIE_MAX_AGE, COOKIE_NAME, player_for
 from games.models import Player
-
-COOKIE_NAME = "patience_player"
-COOKIE_SALT = "patience.player"
-COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60  # seconds; renewed by every visit that knows the player
 
 
 @dataclass
-class _Identity:
+class _RequestPlayer:
     player: Player | None
+    token: str | None
     forget: bool = False
 
 
@@ -47,36 +41,28 @@ def _http(request: Any) -> HttpRequest:
     return getattr(request, "_request", request)
 
 
-def _identity(request: Any) -> _Identity:
+def _state(request: Any) -> _RequestPlayer:
     http = _http(request)
-    found = getattr(http, "_patience_identity", None)
+    found = getattr(http, "_patience_player", None)
     if found is None:
-        found = _Identity(player=_player_from(http))
-        http._patience_identity = found  # type: ignore[attr-defined]
+        identity = player_for(user=getattr(http, "user", None), cookies=http.COOKIES)
+        found = _RequestPlayer(identity.player, identity.token)
+        http._patience_player = found  # type: ignore[attr-defined]
     return found
 
 
-def _player_from(http: HttpRequest) -> Player | None:
-    user = getattr(http, "user", None)
-    if user is not None and user.is_authenticated:
-        player = Player.objects.filter(user=user).first()
-        if player is not None:
-            return player
-    raw = http.get_signed_cookie(COOKIE_NAME, default=None, salt=COOKIE_SALT,
-                                 max_age=COOKIE_MAX_AGE)  # fmt: skip
-    if raw is None or not raw.isdigit() or len(raw) > 18:
-        return None
-    return Player.objects.filter(pk=int(raw)).first()
-
-
-def current_player(request: Any, *, create: bool = False) -> Player | None:
+def current_player(
+    request: Any, *, create: bool = False, display_name: str | None = None
+) -> Player | None:
     """The player making this request: the account's player when logged in, else the one the
-    cookie names. With `create`, a guest is made when there is none (and the cookie set)."""
-    identity = _identity(request)
-    if identity.player is None and create:
-        identity.player = services.player_create_guest()
-        identity.forget = False
-    return identity.player
+    cookie names. With `create`, a guest is made when there is none (named `display_name`, or
+    a generated guest name) and the cookie set."""
+    state = _state(request)
+    if state.player is None and create:
+        state.player = services.player_create_guest(display_name=display_name)
+        state.token = services.player_token_issue(player=state.player)
+        state.forget = False
+    return state.player
 
 
 def player_or_nobody(request: Any) -> Player:
@@ -85,28 +71,22 @@ def player_or_nobody(request: Any) -> Player:
     return current_player(request) or Player(display_name="")
 
 
-def remember_player(request: Any, player: Player) -> None:
-    identity = _identity(request)
-    identity.player, identity.forget = player, False
-
-
-def forget_player(request: Any) -> None:
-    identity = _identity(request)
-    identity.player, identity.forget = None, True
-
-
 def write_cookie(request: Any, response: HttpResponseBase) -> None:
     """Set (and so renew) the cookie for the request's player, or delete it after a logout."""
-    identity = getattr(_http(request), "_patience_identity", None)
-    if identity is None:
+    state = getattr(_http(request), "_patience_player", None)
+    if state is None:
         return
-    if identity.forget:
+    if state.forget:
         response.delete_cookie(COOKIE_NAME, samesite="Lax")
-    elif identity.player is not None and identity.player.pk is not None:
-        response.set_signed_cookie(
-            COOKIE_NAME, str(identity.player.pk), salt=COOKIE_SALT, max_age=COOKIE_MAX_AGE,
-            httponly=True, samesite="Lax", secure=not settings.DEBUG,
-        )  # fmt: skip
+    elif state.player is not None and state.token is not None:
+        response.set_cookie(
+            COOKIE_NAME,
+            state.token,
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=_http(request).is_secure(),
+        )
 
 
 class PlayerCookieMixin:
@@ -121,23 +101,14 @@ class PlayerCookieMixin:
 # -- accounts --------------------------------------------------------------------------------
 
 
-def account_create(*, username: str, password: str) -> Any:
-    """A new Django user (the serializer has validated the username and password)."""
-    User = get_user_model()
-    try:
-        with transaction.atomic():
-            return User.objects.create_user(username=username, password=password)
-    except IntegrityError:
-        raise Conflict("That username is taken.", code="username_taken") from None
-
-
 def sign_in(request: Any, user: Any) -> Player:
     """Log `user` in (session) and make their account's player this browser's player.
 
     The guest of this browser is linked to the account (its attempts move to the account's
-    player where they do not clash); a guest that belongs to another account is left alone.
+    player); a guest that belongs to another account is left alone.
     """
-    guest = current_player(request)
+    state = _state(request)
+    guest = state.player
     if guest is not None and guest.user_id not in (None, user.pk):
         guest = None
     django_login(_http(request), user)
@@ -147,14 +118,19 @@ def sign_in(request: Any, user: Any) -> Player:
         player = services.player_link_user(
             player=guest or services.player_create_guest(), user=user
         )
-    remember_player(request, player)
+    state.player = player
+    state.token = services.player_token_issue(player=player)
+    state.forget = False
     return player
 
 
 def sign_out(request: Any) -> None:
-    """End the session and forget the account's player on this browser. A guest (nobody
-    logged in) keeps their cookie: it is all that remembers them."""
+    """End the session and revoke this browser's player token. A guest (nobody logged in)
+    keeps their cookie: it is all that remembers them."""
     if not request.user.is_authenticated:
         return
+    state = _state(request)
+    if state.token is not None:
+        services.player_token_revoke(raw=state.token)
     django_logout(_http(request))
-    forget_player(request)
+    state.player, state.token, state.forget = None, None, True

@@ -18,10 +18,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import clock
+from games import selectors
 from games.errors import Malformed
-from games.models import SEED_MAX, Attempt, GameName
-from games.services import MOVE_TOKEN_MAX, PlayAnswer
+from games.models import DISPLAY_NAME_MAX, SEED_MAX, Attempt, GameName
+from games.services import MOVE_TOKEN_MAX, MOVE_TOKEN_MIN
+from games.state import AttemptState
 
 # -- strict input ----------------------------------------------------------------------------
 
@@ -91,21 +92,43 @@ class MoveInputSerializer(StrictSerializer):
         min_value=0, help_text="The move's index in the history: the `seq` of the last state."
     )
     move = StrictCharField(
-        max_length=MOVE_TOKEN_MAX, help_text="One move in RULES.md notation, e.g. T3>T5, R>F, U."
+        min_length=MOVE_TOKEN_MIN,
+        max_length=MOVE_TOKEN_MAX,
+        help_text="One move token (docs/rules.md, move notation), e.g. T3>T5, R>F, U.",
+    )
+
+
+class FinishInputSerializer(StrictSerializer):
+    seq = StrictIntegerField(
+        min_value=0, help_text="The `seq` of the last state: the finish starts there."
     )
 
 
 class PracticeInputSerializer(StrictSerializer):
     game = serializers.ChoiceField(choices=GameName.choices)
     seed = StrictIntegerField(
-        min_value=0, max_value=SEED_MAX, required=False,
+        min_value=0,
+        max_value=SEED_MAX,
+        required=False,
         help_text="The deal's seed (docs/deals.md); a random one when left out.",
-    )  # fmt: skip
+    )
+
+
+DISPLAY_NAME_HELP = (
+    "2 to 24 letters (of one alphabet), digits, spaces and . ' - _; unique: a name that looks "
+    "like a taken one is taken too."
+)
 
 
 class PlayerUpdateSerializer(StrictSerializer):
+    display_name = StrictCharField(max_length=DISPLAY_NAME_MAX, help_text=DISPLAY_NAME_HELP)
+
+
+class PlayerCreateSerializer(StrictSerializer):
     display_name = StrictCharField(
-        max_length=64, help_text="2 to 24 letters, digits, spaces and . ' - _; unique."
+        max_length=DISPLAY_NAME_MAX,
+        required=False,
+        help_text=DISPLAY_NAME_HELP + " Left out: a generated guest name.",
     )
 
 
@@ -131,20 +154,6 @@ class RegisterInputSerializer(LoginInputSerializer):
 # -- output ----------------------------------------------------------------------------------
 
 
-def _par(attempt: Attempt) -> int | None:
-    """A daily's par, once the attempt is over or the day is (never for a random practice)."""
-    daily = attempt.challenge
-    if daily is None or not (attempt.is_finished or daily.date < clock.today()):
-        return None
-    return daily.deal.par
-
-
-def _elapsed(attempt: Attempt) -> float:
-    """Seconds from the deal first shown to the finish (or now), by the server's clock."""
-    end = attempt.finished_at or clock.now()
-    return round(max(0.0, (end - attempt.started_at).total_seconds()), 3)
-
-
 class AttemptSummarySerializer(serializers.Serializer):
     """One attempt in a list: its result, without the position."""
 
@@ -163,11 +172,11 @@ class AttemptSummarySerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.DateField(allow_null=True))
     def get_date(self, attempt: Attempt) -> dt.date | None:
-        return attempt.challenge.date if attempt.challenge_id else None
+        return attempt.daily.date if attempt.daily_id else None
 
     @extend_schema_field(OpenApiTypes.DOUBLE)
     def get_elapsed_seconds(self, attempt: Attempt) -> float:
-        return _elapsed(attempt)
+        return attempt.play_seconds()
 
 
 @extend_schema_field(OpenApiTypes.OBJECT)
@@ -175,24 +184,55 @@ class PlayerViewField(serializers.DictField):
     """The position as the player may see it (the engine's player view)."""
 
 
+class LegalMoveSerializer(serializers.Serializer):
+    move = serializers.CharField(help_text="The token to send.")
+    card = serializers.CharField(
+        allow_null=True,
+        help_text="The face-up card that leads what moves (the lowest card of a run); null for "
+        "a stock draw, whose card is hidden.",
+    )
+    count = serializers.IntegerField(help_text="How many cards move.")
+
+
 class AttemptStateSerializer(serializers.Serializer):
-    """An attempt as the player's screen needs it: the position, the legal moves, the counts."""
+    """An attempt as the player's screen needs it (`games.state.AttemptState`): the position,
+    the legal moves and what each carries, the counts and flags. The play socket sends the
+    same."""
 
     id = serializers.IntegerField(source="attempt.id")
     game = serializers.CharField(source="attempt.game")
     date = serializers.SerializerMethodField(help_text="The daily's date; null for a random seed.")
     ranked = serializers.BooleanField(source="attempt.ranked")
-    status = serializers.ChoiceField(source="attempt.status", choices=Attempt.Status.choices)
+    status = serializers.ChoiceField(
+        source="attempt.status",
+        choices=Attempt.Status.choices,
+        help_text="Only a win or a resignation ends an attempt.",
+    )
     seq = serializers.IntegerField(
         source="attempt.next_seq", help_text="The seq the next move must carry."
+    )
+    version = serializers.IntegerField(
+        help_text="Grows with every stored move (equal to seq): what a reconnecting client "
+        "reports to learn what it missed."
     )
     moves_played = serializers.IntegerField(
         source="attempt.move_count", help_text="Moves made, undos included."
     )
     foundation_cards = serializers.IntegerField(source="attempt.foundation_cards")
-    can_undo = serializers.BooleanField()
-    legal = serializers.SerializerMethodField(
-        help_text="The moves allowed now, sorted (U, undo, is never listed)."
+    can_undo = serializers.BooleanField(help_text="U (undo) is allowed now; it counts as a move.")
+    blocked = serializers.BooleanField(
+        help_text="No card move is left: the player may undo or resign (the attempt goes on)."
+    )
+    finishable = serializers.BooleanField(
+        help_text="Every card left can go to the foundations by foundation moves alone: "
+        "POST .../finish/ plays them (they count as moves)."
+    )
+    legal = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The card moves allowed now, sorted (U, undo, is never listed).",
+    )
+    moves = LegalMoveSerializer(
+        many=True, help_text="The same moves, each with the cards it carries."
     )
     view = PlayerViewField(
         help_text=(
@@ -200,11 +240,14 @@ class AttemptStateSerializer(serializers.Serializer):
             "backs and counts only: their codes are never sent before they are turned up."
         )
     )
-    started_at = serializers.DateTimeField(source="attempt.started_at")
+    started_at = serializers.DateTimeField(
+        source="attempt.started_at", help_text="When the deal was first shown."
+    )
     first_move_at = serializers.DateTimeField(source="attempt.first_move_at", allow_null=True)
     finished_at = serializers.DateTimeField(source="attempt.finished_at", allow_null=True)
     elapsed_seconds = serializers.SerializerMethodField(
-        help_text="Server-measured seconds from the start to the finish (or now)."
+        help_text="Server-measured seconds from the first move to the finish (or now): the "
+        "time that ranks a result; 0 before the first move."
     )
     verified = serializers.BooleanField(
         source="attempt.verified", help_text="The finished result replayed from the deal."
@@ -214,20 +257,16 @@ class AttemptStateSerializer(serializers.Serializer):
     )
 
     @extend_schema_field(serializers.DateField(allow_null=True))
-    def get_date(self, answer: PlayAnswer) -> dt.date | None:
-        return answer.attempt.challenge.date if answer.attempt.challenge_id else None
-
-    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
-    def get_legal(self, answer: PlayAnswer) -> list[str]:
-        return sorted(answer.legal)
+    def get_date(self, state: AttemptState) -> dt.date | None:
+        return state.attempt.daily.date if state.attempt.daily_id else None
 
     @extend_schema_field(OpenApiTypes.DOUBLE)
-    def get_elapsed_seconds(self, answer: PlayAnswer) -> float:
-        return _elapsed(answer.attempt)
+    def get_elapsed_seconds(self, state: AttemptState) -> float:
+        return state.attempt.play_seconds()
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
-    def get_par(self, answer: PlayAnswer) -> int | None:
-        return _par(answer.attempt)
+    def get_par(self, state: AttemptState) -> int | None:
+        return selectors.attempt_par(state.attempt)
 
 
 class MoveAnswerSerializer(AttemptStateSerializer):
@@ -283,13 +322,15 @@ class ErrorSerializer(serializers.Serializer):
         required=False, help_text="wrong_seq, seq_taken, attempt_finished: the seq expected."
     )
     legal = serializers.ListField(
-        child=serializers.CharField(), required=False,
+        child=serializers.CharField(),
+        required=False,
         help_text="illegal_move: the moves allowed now.",
-    )  # fmt: skip
+    )
     retry_after = serializers.IntegerField(
         required=False, help_text="throttled: seconds to wait (also the Retry-After header)."
     )
     fields = serializers.DictField(
-        child=serializers.ListField(child=serializers.CharField()), required=False,
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
         help_text="invalid: the messages per field of the body.",
-    )  # fmt: skip
+    )

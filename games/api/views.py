@@ -1,4 +1,4 @@
-"""The games REST API (DESIGN.md, "REST API shape"). Views are thin: they parse the input with
+"""The games REST API (docs/api.md). Views are thin: they parse the input with
 a serializer, call one service or selector and render the answer.
 
 The player is known by a signed cookie (games/api/identity.py); errors are JSON with a stable
@@ -15,9 +15,10 @@ from django.contrib.auth import authenticate
 from django.db.models import QuerySet
 from django.http import HttpRequest, JsonResponse
 from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import generics, status
+from rest_framework import exceptions, generics, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -32,9 +33,11 @@ from games.api.serializers import (
     AttemptSummarySerializer,
     DailySerializer,
     ErrorSerializer,
+    FinishInputSerializer,
     LoginInputSerializer,
     MoveAnswerSerializer,
     MoveInputSerializer,
+    PlayerCreateSerializer,
     PlayerSerializer,
     PlayerUpdateSerializer,
     PracticeInputSerializer,
@@ -42,8 +45,9 @@ from games.api.serializers import (
     parse_date,
 )
 from games.api.throttles import IPRateThrottle, PlayerRateThrottle
-from games.errors import ServiceError
+from games.errors import NotFound, ServiceError
 from games.models import Attempt, DailyChallenge, GameName, Player
+from games.state import attempt_state
 
 # -- the documented errors -------------------------------------------------------------------
 
@@ -63,13 +67,18 @@ E413 = _error("`too_large`: the request body is larger than 16 KiB.")
 E429 = _error("`throttled`: too many requests; `retry_after` says how many seconds to wait.")
 
 GAME = OpenApiParameter(
-    "game", OpenApiTypes.STR, OpenApiParameter.PATH, enum=GameName.values,
+    "game",
+    OpenApiTypes.STR,
+    OpenApiParameter.PATH,
+    enum=GameName.values,
     description="munger or masterpiece (another name is 404 `unknown_game`).",
-)  # fmt: skip
+)
 DATE = OpenApiParameter(
-    "date", OpenApiTypes.DATE, OpenApiParameter.PATH,
+    "date",
+    OpenApiTypes.DATE,
+    OpenApiParameter.PATH,
     description="A UTC date, YYYY-MM-DD: today or a past day (another form is 400 `bad_date`).",
-)  # fmt: skip
+)
 ATTEMPT_ID = OpenApiParameter("attempt_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 COOKIE_NOTE = (
@@ -86,6 +95,11 @@ class ApiView(identity.PlayerCookieMixin, APIView):
     throttle_scope: str | None = None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # A wrong method is 405 whatever the throttles say (DRF throttles first).
+        if not hasattr(self, request.method.lower()) or (
+            request.method.lower() not in self.http_method_names
+        ):
+            raise exceptions.MethodNotAllowed(request.method)
         body_size_check(request)
         super().initial(request, *args, **kwargs)
 
@@ -93,7 +107,7 @@ class ApiView(identity.PlayerCookieMixin, APIView):
 def _your_attempt(daily: DailyChallenge, player: Player | None) -> dict[str, Any] | None:
     if player is None:
         return None
-    mine = selectors.player_attempts(player=player).filter(challenge=daily)
+    mine = selectors.player_attempts(player=player).filter(daily=daily)
     attempt = mine.filter(ranked=True).first() or mine.first()
     if attempt is None:
         return None
@@ -166,9 +180,8 @@ class DailyAttemptsView(ApiView):
         daily = selectors.daily_get(game=game, date=parse_date(date))
         player = identity.current_player(request, create=True)
         attempt, created = services.attempt_start(player=player, daily=daily)
-        answer = services.attempt_answer(attempt)
         return Response(
-            AttemptStateSerializer(answer).data,
+            AttemptStateSerializer(attempt_state(attempt)).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
@@ -203,9 +216,8 @@ class PracticeView(ApiView):
         attempt, created = services.attempt_start_practice(
             player=player, game=data["game"], seed=seed
         )
-        answer = services.attempt_answer(attempt)
         return Response(
-            AttemptStateSerializer(answer).data,
+            AttemptStateSerializer(attempt_state(attempt)).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
@@ -226,7 +238,7 @@ class AttemptDetailView(ApiView):
         attempt = selectors.attempt_get(
             attempt_id=attempt_id, player=identity.player_or_nobody(request)
         )
-        return Response(AttemptStateSerializer(services.attempt_answer(attempt)).data)
+        return Response(AttemptStateSerializer(attempt_state(attempt)).data)
 
 
 class MoveView(ApiView):
@@ -263,11 +275,45 @@ class MoveView(ApiView):
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         data = MoveInputSerializer.parse(request.data)
-        answer = services.attempt_play(
-            attempt_id=attempt_id, player=identity.player_or_nobody(request),
-            seq=data["seq"], move=data["move"],
-        )  # fmt: skip
-        return Response(MoveAnswerSerializer(answer).data)
+        state = services.attempt_play(
+            attempt_id=attempt_id,
+            player=identity.player_or_nobody(request),
+            seq=data["seq"],
+            move=data["move"],
+        )
+        return Response(MoveAnswerSerializer(state).data)
+
+
+class FinishView(ApiView):
+    throttle_scope = "moves"
+
+    @extend_schema(
+        operation_id="attempt_finish",
+        tags=["play"],
+        summary="Finish: send every card left to the foundations",
+        description=(
+            "Allowed when the state says `finishable`: every card left can go to the "
+            "foundations by foundation moves alone. The server plays those moves; each is "
+            "stored and counts as a move. `seq` is the state's seq (a stale one is 409)."
+        ),
+        parameters=[ATTEMPT_ID],
+        request=FinishInputSerializer,
+        responses={
+            200: AttemptStateSerializer,
+            400: E400,
+            403: _error("`not_your_attempt`, `bad_origin` or `csrf_failed`."),
+            404: E404_ATTEMPT,
+            409: _error("`wrong_seq`, `attempt_finished`, `not_finishable`."),
+            413: E413,
+            429: E429,
+        },
+    )
+    def post(self, request: Request, attempt_id: int) -> Response:
+        data = FinishInputSerializer.parse(request.data)
+        state = services.attempt_finish(
+            attempt_id=attempt_id, player=identity.player_or_nobody(request), seq=data["seq"]
+        )
+        return Response(AttemptStateSerializer(state).data)
 
 
 class ResignView(ApiView):
@@ -277,7 +323,7 @@ class ResignView(ApiView):
         operation_id="attempt_resign",
         tags=["play"],
         summary="Give up",
-        description="Ends the attempt as abandoned (it keeps its cards on foundations). No body.",
+        description="Ends the attempt as resigned (it keeps its cards on foundations). No body.",
         parameters=[ATTEMPT_ID],
         request=None,
         responses={
@@ -290,10 +336,10 @@ class ResignView(ApiView):
         },
     )
     def post(self, request: Request, attempt_id: int) -> Response:
-        attempt = services.attempt_resign(
+        state = services.attempt_resign(
             attempt_id=attempt_id, player=identity.player_or_nobody(request)
         )
-        return Response(AttemptStateSerializer(services.attempt_answer(attempt)).data)
+        return Response(AttemptStateSerializer(state).data)
 
 
 # -- players ---------------------------------------------------------------------------------
@@ -310,16 +356,68 @@ def _me(player: Player) -> dict[str, Any]:
     }
 
 
+def _no_player() -> NotFound:
+    return NotFound(
+        "You have no player yet: POST /api/players/ creates one (or start a game).",
+        code="no_player",
+    )
+
+
+class PlayersView(ApiView):
+    throttle_scope = "guests"
+
+    @extend_schema(
+        operation_id="player_create",
+        tags=["players"],
+        summary="Become a player (no sign-up)",
+        description=(
+            "Creates a guest named `display_name` (or a generated guest name) and sets the "
+            "`patience_player` cookie. A browser calls this once, before any parallel request, "
+            "so that it is one player. With a player already, answers it (200) and creates "
+            "no one."
+        ),
+        request=PlayerCreateSerializer,
+        responses={
+            201: OpenApiResponse(PlayerSerializer, description="A new guest."),
+            200: OpenApiResponse(PlayerSerializer, description="You had a player already."),
+            400: _error("`invalid`, or `bad_display_name`."),
+            403: _error("`bad_origin` or `csrf_failed`."),
+            409: _error("`display_name_taken`."),
+            413: E413,
+            429: E429,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = PlayerCreateSerializer.parse(request.data)
+        existing = identity.current_player(request)
+        if existing is not None:
+            return Response(PlayerSerializer(_me(existing)).data)
+        player = identity.current_player(
+            request, create=True, display_name=data.get("display_name")
+        )
+        return Response(PlayerSerializer(_me(player)).data, status=status.HTTP_201_CREATED)
+
+
 class MeView(ApiView):
+    throttle_scope = "renames"
+
+    def get_throttles(self) -> list[Any]:
+        return super().get_throttles() if self.request.method == "PATCH" else []
+
     @extend_schema(
         operation_id="player_me",
         tags=["players"],
         summary="Your player",
-        description="Display name, account, stats and latest attempts. " + COOKIE_NOTE,
-        responses={200: PlayerSerializer},
+        description=(
+            "Display name, account, stats and latest attempts. Creates no player: without one, "
+            "404 `no_player`."
+        ),
+        responses={200: PlayerSerializer, 404: _error("`no_player`.")},
     )
     def get(self, request: Request) -> Response:
-        player = identity.current_player(request, create=True)
+        player = identity.current_player(request)
+        if player is None:
+            raise _no_player()
         return Response(PlayerSerializer(_me(player)).data)
 
     @extend_schema(
@@ -334,6 +432,7 @@ class MeView(ApiView):
             403: E403_CSRF,
             409: _error("`display_name_taken`."),
             413: E413,
+            429: E429,
         },
     )
     def patch(self, request: Request) -> Response:
@@ -396,7 +495,7 @@ class RegisterView(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = RegisterInputSerializer.parse(request.data)
-        user = identity.account_create(username=data["username"], password=data["password"])
+        user = services.account_create(username=data["username"], password=data["password"])
         player = identity.sign_in(request, user)
         return Response(PlayerSerializer(_me(player)).data, status=status.HTTP_201_CREATED)
 
@@ -424,8 +523,7 @@ class LoginView(ApiView):
     )
     def post(self, request: Request) -> Response:
         data = LoginInputSerializer.parse(request.data)
-        user = authenticate(request._request, username=data["username"],
-                            password=data["password"])  # fmt: skip
+        user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None:
             raise ServiceError("Wrong username or password.", code="bad_credentials")
         player = identity.sign_in(request, user)
@@ -452,6 +550,7 @@ class LogoutView(ApiView):
 # -- anything else under /api/ ---------------------------------------------------------------
 
 
+@csrf_exempt
 def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
     """A JSON 404 for paths under /api/ that no endpoint serves."""
     detail = f"There is no endpoint at {request.path[:200]}."

@@ -1,5 +1,5 @@
 """The database itself refuses a daily whose deal is not approved with a certificate, and a
-change that would leave a scheduled deal without approval or certificate (issue 4).
+change that would leave a scheduled deal without approval or certificate.
 
 Django cannot express a check across two tables, so these are triggers, written for each
 database the project runs on (PostgreSQL in production and CI, SQLite for `make run`).

@@ -13,14 +13,15 @@ SOLVABLE_SEEDS = {"masterpiece": [1, 4, 9, 12, 17], "munger": [11, 13, 33, 74, 9
 UNSOLVABLE_SEEDS = {"masterpiece": [5, 6, 7], "munger": [2, 3, 4]}
 
 
-def certified_deal(game: str = "masterpiece", seed: int | None = None, *,
-                   approve: bool = True) -> Deal:  # fmt: skip
+def certified_deal(
+    game: str = "masterpiece", seed: int | None = None, *, approve: bool = True
+) -> Deal:
     """A deal solved for real (short par search), approved unless told otherwise."""
     if seed is None:
         used = set(Deal.objects.filter(game=game).values_list("seed", flat=True))
         seed = next(s for s in SOLVABLE_SEEDS[game] if str(s) not in used)
     deal = services.deal_create(game=game, seed=seed)
-    result = solve(game, deal.deal, time_limit=10, par_time=0.05)
+    result = solve(game, deal.deal_string, time_limit=10, par_time=0.05)
     assert result.status == "solved"
     deal = services.deal_store_solution(deal_id=deal.pk, result=result)
     if approve:
@@ -28,8 +29,9 @@ def certified_deal(game: str = "masterpiece", seed: int | None = None, *,
     return deal
 
 
-def daily(game: str = "masterpiece", date: dt.date | None = None, *,
-          deal: Deal | None = None) -> DailyChallenge:  # fmt: skip
+def daily(
+    game: str = "masterpiece", date: dt.date | None = None, *, deal: Deal | None = None
+) -> DailyChallenge:
     """A daily on `date` (today by default), scheduled directly (past dates allowed)."""
     date = date or clock.today()
     deal = deal or certified_deal(game)

@@ -1,4 +1,4 @@
-"""Admin curation (issue 4): deals, the calendar of dailies, attempts and players.
+"""Admin curation: deals, the calendar of dailies, attempts and players.
 
 Every write the admin makes goes through `games.services`; a refusal shows as a message or a
 form error, never as a 500, and changes nothing.
@@ -19,6 +19,7 @@ from django.urls import reverse
 from games import clock, services
 from games.engine import deal as deal_for_seed
 from games.models import Attempt, DailyChallenge, Deal, Player
+from games.state import attempt_state
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +118,7 @@ def test_deal_search_finds_a_seed_and_a_run_of_the_deal_string(admin_client):
     services.deal_create(game="munger", seed=42)
 
     by_seed = admin_client.get(url("deal_changelist"), {"q": "41"})
-    run = " ".join(wanted.deal.split()[10:14]).lower()  # codes in lower case are fine here
+    run = " ".join(wanted.deal_string.split()[10:14]).lower()  # codes in lower case are fine here
     by_cards = admin_client.get(url("deal_changelist"), {"q": run})
 
     assert list(by_seed.context["cl"].result_list) == [wanted]
@@ -132,7 +133,7 @@ def test_add_a_deal_by_seed(admin_client):
 
     deal = Deal.objects.get()
     assert response.status_code == 302 and response.url == url("deal_change", deal.pk)
-    assert (deal.game, deal.seed, deal.deal) == ("munger", "77", deal_for_seed("munger", 77))
+    assert (deal.game, deal.seed, deal.deal_string) == ("munger", "77", deal_for_seed("munger", 77))
     assert deal.curation == Deal.Curation.CANDIDATE
 
 
@@ -140,19 +141,25 @@ def test_add_a_deal_by_pasting_its_string_across_lines(admin_client):
     text = deal_for_seed("masterpiece", 3)
     pasted = text[:80] + "\n  " + text[81:] + "\n"
 
-    response = admin_client.post(url("deal_add"), {"game": "masterpiece", "deal": pasted})
+    response = admin_client.post(url("deal_add"), {"game": "masterpiece", "deal_string": pasted})
 
     deal = Deal.objects.get()
     assert response.status_code == 302
-    assert deal.deal == text and deal.seed is None
+    assert deal.deal_string == text and deal.seed is None
 
 
 @pytest.mark.parametrize(
     ("data", "error"),
     [
-        ({"deal": "AC 2C 3C"}, "a deal has 52 cards, this one has 3"),
-        ({"deal": deal_for_seed("munger", 1).replace("7D", "7d", 1)}, "card codes are upper case"),
-        ({"seed": "7", "deal": deal_for_seed("munger", 7)}, "Give either a seed or a deal string."),
+        ({"deal_string": "AC 2C 3C"}, "a deal has 52 cards, this one has 3"),
+        (
+            {"deal_string": deal_for_seed("munger", 1).replace("7D", "7d", 1)},
+            "card codes are upper case",
+        ),
+        (
+            {"seed": "7", "deal_string": deal_for_seed("munger", 7)},
+            "Give either a seed or a deal string.",
+        ),
         ({}, "Give either a seed or a deal string."),
     ],
 )
@@ -168,7 +175,9 @@ def test_a_bad_deal_shows_the_error_on_the_form_and_creates_nothing(admin_client
 def test_adding_the_same_deal_twice_is_refused_with_a_link_to_it(admin_client):
     first = services.deal_create(game="munger", seed=5)
 
-    response = admin_client.post(url("deal_add"), {"game": "munger", "deal": first.deal})
+    response = admin_client.post(
+        url("deal_add"), {"game": "munger", "deal_string": first.deal_string}
+    )
 
     assert "This deal exists already" in response.content.decode()
     assert url("deal_change", first.pk) in response.content.decode()
@@ -180,7 +189,7 @@ def test_adding_the_same_deal_twice_is_refused_with_a_link_to_it(admin_client):
 
 def test_munger_change_page_draws_face_down_cards_with_their_codes(admin_client):
     deal = services.deal_create(game="munger", seed=1)
-    codes = deal.deal.split()
+    codes = deal.deal_string.split()
 
     page = admin_client.get(url("deal_change", deal.pk)).content.decode()
 
@@ -199,7 +208,7 @@ def test_masterpiece_change_page_draws_foundations_main_rows_auxiliary_rows_and_
     admin_client,
 ):
     deal = services.deal_create(game="masterpiece", seed=1)
-    codes = deal.deal.split()
+    codes = deal.deal_string.split()
 
     page = admin_client.get(url("deal_change", deal.pk)).content.decode()
 
@@ -502,7 +511,7 @@ def test_the_last_step_of_a_certificate_is_won(admin_client):
 
 def test_an_attempt_replay_steps_through_undo(admin_client, alice):
     daily = factories.daily("munger")
-    first = services.attempt_answer(start_attempt(alice, daily)).legal[0]
+    first = attempt_state(start_attempt(alice, daily)).legal[0]
     attempt = start_attempt(alice, daily, [first, "U"])
 
     page = admin_client.get(url("attempt_replay", attempt.pk), {"step": 2}).content.decode()
@@ -576,8 +585,13 @@ def test_disqualify_from_the_attempt_page(admin_client, alice):
 
 def test_attempts_filter_by_game_status_ranked_verified_and_disqualified(admin_client, alice):
     start_attempt(alice, factories.daily("munger"))
-    query = {"game": "munger", "status": "playing", "ranked__exact": "1",
-             "verified__exact": "0", "disqualified__exact": "0"}  # fmt: skip
+    query = {
+        "game": "munger",
+        "status": "playing",
+        "ranked__exact": "1",
+        "verified__exact": "0",
+        "disqualified__exact": "0",
+    }
 
     response = admin_client.get(url("attempt_changelist"), query)
 
@@ -591,7 +605,7 @@ def test_a_player_is_renamed_through_the_service_rules(admin_client, alice, bob)
     taken = admin_client.post(url("player_change", alice.pk), {"display_name": "BOB"})
     renamed = admin_client.post(url("player_change", alice.pk), {"display_name": "Alice  Smith"})
 
-    assert "Someone already plays under that name." in taken.content.decode()
+    assert "That name is taken" in taken.content.decode()
     assert renamed.status_code == 302
     assert Player.objects.get(pk=alice.pk).display_name == "Alice Smith"
 

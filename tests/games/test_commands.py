@@ -78,8 +78,8 @@ def test_solve_deal_with_an_unknown_id_fails():
 def rated(game: str, seed: int, difficulty: int, *, spare: bool = False) -> Deal:
     """An approved deal rated `difficulty`, or a spare the scheduler dealt earlier."""
     deal = factories.certified_deal(game, seed, approve=not spare)
-    notes = scheduling.SCHEDULER_NOTE if spare else ""
-    Deal.objects.filter(pk=deal.pk).update(difficulty=difficulty, notes=notes)
+    spare_flag = bool(spare)
+    Deal.objects.filter(pk=deal.pk).update(difficulty=difficulty, dealt_by_scheduler=spare_flag)
     deal.refresh_from_db()
     return deal
 
@@ -166,7 +166,11 @@ def finished(travel, alice, bob):
     won = played(alice, daily, daily.deal.certificate)
     gave_up = played(bob, daily, daily.deal.certificate[:3], resign=True)
     assert (won.status, won.verified, gave_up.status, gave_up.verified) == (
-        "won", True, "abandoned", True)  # fmt: skip
+        "won",
+        True,
+        "resigned",
+        True,
+    )
     return won, gave_up
 
 
@@ -185,7 +189,7 @@ def test_verify_attempts_fails_on_a_history_tampered_with_in_the_database(finish
     won, _ = finished
     Attempt.objects.filter(pk=won.pk).update(moves=won.moves[:-1])  # the winning move gone
     practice, _ = services.attempt_start_practice(player=alice, game="munger", seed=2)
-    Attempt.objects.filter(pk=practice.pk).update(moves=["T9>F"], status="stuck")  # not ranked
+    Attempt.objects.filter(pk=practice.pk).update(moves=["T9>F"], status="resigned")  # not ranked
     out = StringIO()
 
     with pytest.raises(CommandError) as failure:
@@ -225,19 +229,22 @@ def test_verify_attempts_refuses_a_bad_date():
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_verify_attempts_exits_with_status_1_from_the_command_line(alice):
-    """Run as cron or CI would: a process on the test database (STACK-NOTES, trap 10)."""
+    """Run as cron or CI would: a process on the test database."""
     daily = factories.daily("masterpiece")
     won = played(alice, daily, daily.deal.certificate)
     db = connection.settings_dict
-    url = (f"postgres://{quote(db['USER'] or '')}:{quote(db['PASSWORD'] or '')}"
-           f"@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}")  # fmt: skip
+    url = (
+        f"postgres://{quote(db['USER'] or '')}:{quote(db['PASSWORD'] or '')}"
+        f"@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
     env = {**os.environ, "DATABASE_URL": url}
     command = [sys.executable, "manage.py", "verify_attempts"]
 
     honest = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     Attempt.objects.filter(pk=won.pk).update(foundation_cards=13)
-    tampered = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=60)  # fmt: skip
+    tampered = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
 
     assert (honest.returncode, honest.stdout) == (0, "checked 1, failed 0\n"), honest.stderr
     assert tampered.returncode == 1

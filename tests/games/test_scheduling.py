@@ -15,7 +15,7 @@ from collections import defaultdict, deque
 import pytest
 from django.db import IntegrityError, connection
 
-from games import clock, scheduling, services, tasks
+from games import clock, scheduling, services
 from games.engine.solver import SolveResult, deal, solve
 from games.models import DailyChallenge, Deal
 from games.scheduling import CLOSEST, DEALT, EMPTY, KEPT, REUSED
@@ -69,7 +69,7 @@ class Dealer:
 def dealer(monkeypatch) -> Dealer:
     fake = Dealer()
     monkeypatch.setattr(scheduling, "seed_new", fake.seed_new)
-    monkeypatch.setattr(tasks, "solve", fake.solve)
+    monkeypatch.setattr(services, "solve", fake.solve)
     return fake
 
 
@@ -80,7 +80,7 @@ def pool_deal(game: str, seed: int, difficulty: int, *, approve: bool = True) ->
     if approve:
         made.refresh_from_db()
         return services.deal_approve(deal=made)
-    Deal.objects.filter(pk=made.pk).update(notes=scheduling.SCHEDULER_NOTE)
+    Deal.objects.filter(pk=made.pk).update(dealt_by_scheduler=True)
     made.refresh_from_db()
     return made
 
@@ -122,20 +122,22 @@ def test_difficulty_distance_to_the_weekday(difficulty, date, distance):
 
 def test_ranking_puts_the_closest_first_then_an_admins_approval_then_the_oldest():
     def made(pk, difficulty, curation="candidate", status="solved", par=90):
-        return Deal(pk=pk, game="munger", difficulty=difficulty, curation=curation,
-                    solver_status=status, par=par)  # fmt: skip
+        return Deal(
+            pk=pk,
+            game="munger",
+            difficulty=difficulty,
+            curation=curation,
+            solver_status=status,
+            par=par,
+        )
 
     spare_fit = made(1, 2)
     approved_fit = made(2, 1, curation="approved")
     approved_far = made(3, 4, curation="approved")
     spare_near = made(4, 3)
-    unknown = made(5, None, status="unknown", par=None)
-    unsolvable = made(6, None, status="unsolvable", par=None)
-    rejected = made(7, 2, curation="rejected")
 
-    ranked = scheduling.deals_ranked(
-        [spare_near, unknown, approved_far, rejected, spare_fit, unsolvable, approved_fit], MONDAY
-    )
+    # Which deals may be taken at all is `Deal.objects.certified()` (the pool's query).
+    ranked = scheduling.deals_ranked([spare_near, approved_far, spare_fit, approved_fit], MONDAY)
 
     assert ranked == [approved_fit, spare_fit, spare_near, approved_far]
 
@@ -147,8 +149,7 @@ def test_ranking_puts_the_closest_first_then_an_admins_approval_then_the_oldest(
 def test_an_admins_daily_is_never_replaced(travel, dealer):
     travel(day(MONDAY))
     admin_deal = pool_deal("masterpiece", 1, difficulty=5)  # does not fit a Monday
-    admin_daily = services.daily_schedule(game="masterpiece", date=MONDAY, deal=admin_deal,
-                                          by=None)  # fmt: skip
+    admin_daily = services.daily_schedule(game="masterpiece", date=MONDAY, deal=admin_deal, by=None)
     pool_deal("masterpiece", 8, difficulty=1)  # fits, but the day is taken
 
     outcome = scheduling.daily_ensure(game="masterpiece", date=MONDAY)
@@ -215,7 +216,7 @@ def test_candidates_are_dealt_until_one_fits_and_the_others_are_kept(travel, dea
     chosen = outcome.deal
     assert chosen.seed == "33" and chosen.difficulty == 1 and chosen.certificate
     assert chosen.curation == "approved" and chosen.chosen_by_system
-    assert chosen.curated_by is None and chosen.notes == scheduling.SCHEDULER_NOTE
+    assert chosen.curated_by is None and chosen.dealt_by_scheduler
     assert DailyChallenge.objects.get(game="munger", date=MONDAY).deal == chosen
     by_seed = {int(d.seed): d for d in Deal.objects.filter(game="munger")}
     assert set(by_seed) == {2, 11, 13, 33}  # nothing deleted, nothing dealt past the fit
@@ -287,7 +288,7 @@ def test_a_day_filled_while_candidates_are_solved_is_kept(travel, dealer, monkey
             services.daily_schedule(game="masterpiece", date=MONDAY, deal=admin_deal)
         return dealer.solve(game, deal_string, **budget)
 
-    monkeypatch.setattr(tasks, "solve", solve_while_an_admin_schedules)
+    monkeypatch.setattr(services, "solve", solve_while_an_admin_schedules)
 
     outcome = scheduling.daily_ensure(game="masterpiece", date=MONDAY)
 
@@ -334,10 +335,10 @@ def test_a_deal_scheduled_elsewhere_meanwhile_is_not_taken(travel):
 
 def feed_a_week(dealer: Dealer) -> None:
     """Enough for Monday to Sunday: misses, spares that fit a later day, and fits."""
-    dealer.feed("munger", 2, (11, 5), 3, (13, 1), (33, 2), (9, 3), (22, 3), (23, 4), (31, 4),
-                (32, 5), 4)  # fmt: skip
-    dealer.feed("masterpiece", 5, (1, 4), (8, 1), (9, 2), 6, (10, 3), (12, 3), (14, 4), (22, 5),
-                7)  # fmt: skip
+    dealer.feed(
+        "munger", 2, (11, 5), 3, (13, 1), (33, 2), (9, 3), (22, 3), (23, 4), (31, 4), (32, 5), 4
+    )
+    dealer.feed("masterpiece", 5, (1, 4), (8, 1), (9, 2), 6, (10, 3), (12, 3), (14, 4), (22, 5), 7)
 
 
 def schedule_now() -> dict[tuple[str, dt.date], tuple[int, dt.datetime]]:
@@ -355,8 +356,9 @@ def test_a_fresh_database_gets_a_full_week_for_both_games(travel, dealer):
     assert [(o.date, o.game) for o in outcomes] == [
         (date, game) for date in week for game in ("munger", "masterpiece")
     ]
-    assert schedule_now().keys() == {(game, date) for date in week
-                                     for game in ("munger", "masterpiece")}  # fmt: skip
+    assert schedule_now().keys() == {
+        (game, date) for date in week for game in ("munger", "masterpiece")
+    }
     for outcome in outcomes:
         daily = DailyChallenge.objects.get(game=outcome.game, date=outcome.date)
         assert daily.published and daily.deal == outcome.deal
@@ -365,10 +367,12 @@ def test_a_fresh_database_gets_a_full_week_for_both_games(travel, dealer):
     actions = {(o.game, o.date.strftime("%a")): o.action for o in outcomes}
     # Saturday's Munger and Friday's Masterpiece reuse spares dealt on Monday.
     assert actions["munger", "Sat"] == actions["masterpiece", "Fri"] == REUSED
-    assert {a for k, a in actions.items() if k not in {("munger", "Sat"), ("masterpiece", "Fri")}
-            } == {DEALT}  # fmt: skip
-    assert set(Deal.objects.filter(solver_status="unsolvable").values_list("curation", flat=True)
-               ) == {"rejected"}  # fmt: skip
+    assert {
+        a for k, a in actions.items() if k not in {("munger", "Sat"), ("masterpiece", "Fri")}
+    } == {DEALT}
+    assert set(
+        Deal.objects.filter(solver_status="unsolvable").values_list("curation", flat=True)
+    ) == {"rejected"}
     assert len({o.deal.pk for o in outcomes}) == 14
 
 

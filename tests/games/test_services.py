@@ -1,5 +1,5 @@
 """Services of the games app: play against the server, and every bad input refused with
-nothing changed (issue 4)."""
+nothing changed."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from games import clock, services
 from games.engine import new_game
 from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
 from games.models import Attempt, DailyChallenge, Deal
+from games.state import AttemptState, attempt_state
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db
@@ -21,8 +22,14 @@ pytestmark = pytest.mark.django_db
 
 def snapshot(attempt: Attempt) -> tuple:
     attempt.refresh_from_db()
-    return (list(attempt.moves), attempt.next_seq, attempt.status, attempt.move_count,
-            attempt.foundation_cards, attempt.finished_at)  # fmt: skip
+    return (
+        list(attempt.moves),
+        attempt.next_seq,
+        attempt.status,
+        attempt.move_count,
+        attempt.foundation_cards,
+        attempt.finished_at,
+    )
 
 
 # -- starting --------------------------------------------------------------------------------
@@ -32,7 +39,7 @@ def test_todays_daily_is_ranked_and_starting_again_resumes_it(alice) -> None:
     daily = factories.daily()
     attempt, created = services.attempt_start(player=alice, daily=daily)
     assert created and attempt.ranked and attempt.status == "playing"
-    assert attempt.deal == daily.deal.deal and attempt.started_at <= clock.now()
+    assert attempt.deal_string == daily.deal.deal_string and attempt.started_at <= clock.now()
     again, created_again = services.attempt_start(player=alice, daily=daily)
     assert again.pk == attempt.pk and not created_again
 
@@ -44,7 +51,7 @@ def test_a_past_daily_is_practice_and_a_future_one_does_not_exist(alice) -> None
     future = factories.daily(date=clock.today() + dt.timedelta(days=1))
     with pytest.raises(NotFound):
         services.attempt_start(player=alice, daily=future)
-    assert not Attempt.objects.filter(challenge=future).exists()
+    assert not Attempt.objects.filter(daily=future).exists()
 
 
 def test_practice_resumes_until_finished_then_starts_afresh(alice) -> None:
@@ -61,14 +68,18 @@ def test_one_ranked_attempt_per_player_and_daily_is_a_database_rule(alice) -> No
     services.attempt_start(player=alice, daily=daily)
     with pytest.raises(IntegrityError), transaction.atomic():
         Attempt.objects.create(
-            player=alice, game=daily.game, challenge=daily, deal=daily.deal.deal, ranked=True,
+            player=alice,
+            game=daily.game,
+            daily=daily,
+            deal_string=daily.deal.deal_string,
+            ranked=True,
             started_at=clock.now(),
-        )  # fmt: skip
+        )
 
 
 def test_practice_on_any_seed(alice) -> None:
     attempt, created = services.attempt_start_practice(player=alice, game="munger", seed=42)
-    assert created and not attempt.ranked and attempt.challenge is None
+    assert created and not attempt.ranked and attempt.daily is None
     assert services.attempt_start_practice(player=alice, game="munger", seed=42)[0] == attempt
     with pytest.raises(Malformed):
         services.attempt_start_practice(player=alice, game="munger", seed=-1)
@@ -159,37 +170,41 @@ def test_someone_elses_attempt_is_forbidden(alice, bob) -> None:
     assert snapshot(attempt) == before
 
 
-def play_until_stuck(attempt: Attempt, player) -> None:
-    """Play the first legal move until the server says the game is over."""
-    game = new_game(attempt.game, deal=attempt.deal)
+def play_until_blocked(attempt: Attempt, player) -> AttemptState:
+    """Play the first legal move until no card move is left."""
+    game = new_game(attempt.game, deal=attempt.deal_string)
     seq = 0
-    while attempt.status == "playing":
+    state = attempt_state(attempt)
+    while state.legal:
         move = game.legal_moves()[0].text
         game.push(move)
-        attempt = services.attempt_play(
-            attempt_id=attempt.pk, player=player, seq=seq, move=move
-        ).attempt
+        state = services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
         seq += 1
+    return state
 
 
-def test_stuck_is_detected_and_ends_the_attempt(alice) -> None:
-    # Masterpiece seed 19 is unsolvable within a few moves.
+def test_a_dead_end_does_not_end_the_attempt_undo_and_resign_remain(alice) -> None:
+    # Masterpiece seed 19 leaves no card move within a few moves of first-legal-move play.
     attempt, _ = services.attempt_start_practice(player=alice, game="masterpiece", seed=19)
-    play_until_stuck(attempt, alice)
+    state = play_until_blocked(attempt, alice)
+    assert state.blocked and state.can_undo and not state.legal
     attempt.refresh_from_db()
-    assert attempt.status == "stuck" and attempt.finished_at and attempt.verified
-    before = snapshot(attempt)
-    with pytest.raises(Conflict) as info:
-        services.attempt_play(attempt_id=attempt.pk, player=alice, seq=attempt.next_seq, move="U")
-    assert info.value.code == "attempt_finished"
-    assert snapshot(attempt) == before
+    assert attempt.status == "playing" and attempt.finished_at is None
+    undone = services.attempt_play(
+        attempt_id=attempt.pk, player=alice, seq=attempt.next_seq, move="U"
+    )
+    assert not undone.blocked and undone.legal
+    assert undone.attempt.move_count == attempt.move_count + 1  # undo counts as a move
+    resigned = services.attempt_resign(attempt_id=attempt.pk, player=alice)
+    assert resigned.attempt.status == "resigned" and resigned.attempt.verified
+    assert not resigned.can_undo and not resigned.blocked
 
 
 def test_resign_ends_the_attempt_once(alice) -> None:
     attempt, _ = services.attempt_start_practice(player=alice, game="munger", seed=5)
     services.attempt_play(attempt_id=attempt.pk, player=alice, seq=0, move="S>W")
-    resigned = services.attempt_resign(attempt_id=attempt.pk, player=alice)
-    assert resigned.status == "abandoned" and resigned.verified and resigned.finished_at
+    resigned = services.attempt_resign(attempt_id=attempt.pk, player=alice).attempt
+    assert resigned.status == "resigned" and resigned.verified and resigned.finished_at
     with pytest.raises(Conflict):
         services.attempt_resign(attempt_id=attempt.pk, player=alice)
 
@@ -249,12 +264,14 @@ def test_deals_are_created_from_a_seed_or_a_valid_string_once() -> None:
     deal = services.deal_create(game="munger", seed=7)
     assert deal.solver_status == "pending" and deal.curation == "candidate"
     with pytest.raises(Conflict):
-        services.deal_create(game="munger", deal=deal.deal)
+        services.deal_create(game="munger", deal_string=deal.deal_string)
     with pytest.raises(Malformed) as info:
-        services.deal_create(game="munger", deal="AC 2C")
+        services.deal_create(game="munger", deal_string="AC 2C")
     assert "52" in info.value.detail
     with pytest.raises(Malformed):
-        services.deal_create(game="masterpiece", deal=deal.deal if deal.deal[0] != "A" else "x")
+        services.deal_create(
+            game="masterpiece", deal_string=deal.deal_string if deal.deal_string[0] != "A" else "x"
+        )
     with pytest.raises(Malformed):
         services.deal_create(game="munger")
     assert Deal.objects.count() == 1
@@ -270,8 +287,9 @@ def test_only_approved_certified_deals_are_scheduled() -> None:
     with pytest.raises(Malformed):
         services.daily_schedule(game="munger", date=clock.today(), deal=approved)
     with pytest.raises(Conflict):
-        services.daily_schedule(game="masterpiece", date=clock.today() - dt.timedelta(days=1),
-                                deal=approved)  # fmt: skip
+        services.daily_schedule(
+            game="masterpiece", date=clock.today() - dt.timedelta(days=1), deal=approved
+        )
     assert not DailyChallenge.objects.exists()
     daily = services.daily_schedule(game="masterpiece", date=clock.today(), deal=approved)
     assert daily.deal == approved
@@ -295,8 +313,9 @@ def test_a_played_day_keeps_its_deal(alice) -> None:
     assert swapped.deal == other  # nobody played yet: swapping is fine
     services.attempt_start(player=alice, daily=daily)
     with pytest.raises(Conflict):
-        services.daily_schedule(game="masterpiece", date=daily.date,
-                                deal=factories.certified_deal("masterpiece"))  # fmt: skip
+        services.daily_schedule(
+            game="masterpiece", date=daily.date, deal=factories.certified_deal("masterpiece")
+        )
     with pytest.raises(Conflict):
         services.daily_unschedule(daily=daily)
     daily.refresh_from_db()
@@ -350,8 +369,9 @@ def test_two_clients_playing_at_once_keep_one_consistent_history() -> None:
             for seq, move in enumerate(moves):
                 barrier.wait(timeout=10)
                 try:
-                    answer = services.attempt_play(attempt_id=attempt.pk, player=alice, seq=seq,
-                                                   move=move)  # fmt: skip
+                    answer = services.attempt_play(
+                        attempt_id=attempt.pk, player=alice, seq=seq, move=move
+                    )
                     outcomes[k].append("replayed" if answer.replayed else "stored")
                 except Conflict as exc:
                     outcomes[k].append(exc.code)
@@ -375,7 +395,9 @@ def test_the_largest_seeds_are_stored_exactly(alice) -> None:
     for seed in (2**64 - 1, 2**63 + 12345, 10**15 + 1):
         deal = services.deal_create(game="masterpiece", seed=seed)
         deal.refresh_from_db()
-        assert deal.seed == str(seed) and deal.deal == new_game("masterpiece", seed=seed).deal
+        assert (
+            deal.seed == str(seed) and deal.deal_string == new_game("masterpiece", seed=seed).deal
+        )
         attempt, _ = services.attempt_start_practice(player=alice, game="munger", seed=seed)
         attempt.refresh_from_db()
         assert attempt.seed == str(seed)
@@ -385,10 +407,10 @@ def test_verification_refuses_a_daily_attempt_whose_deal_was_swapped(alice) -> N
     daily = factories.daily("masterpiece")
     attempt, _ = services.attempt_start(player=alice, daily=daily)
     assert services.attempt_verify(attempt=attempt)
-    Attempt.objects.filter(pk=attempt.pk).update(deal=new_game("masterpiece", seed=99).deal)
+    Attempt.objects.filter(pk=attempt.pk).update(deal_string=new_game("masterpiece", seed=99).deal)
     attempt.refresh_from_db()
     assert not services.attempt_verify(attempt=attempt)
-    Attempt.objects.filter(pk=attempt.pk).update(deal="garbage")
+    Attempt.objects.filter(pk=attempt.pk).update(deal_string="garbage")
     attempt.refresh_from_db()
     assert not services.attempt_verify(attempt=attempt)
 

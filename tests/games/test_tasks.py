@@ -47,13 +47,13 @@ def eager() -> Iterator[None]:
 @pytest.fixture
 def solver_calls(monkeypatch) -> list[str]:
     calls: list[str] = []
-    real = tasks.solve
+    real = services.solve
 
     def counted(game, deal_string, **budget):
         calls.append(game)
         return real(game, deal_string, **budget)
 
-    monkeypatch.setattr(tasks, "solve", counted)
+    monkeypatch.setattr(services, "solve", counted)
     return calls
 
 
@@ -128,15 +128,18 @@ def test_a_decided_deal_is_skipped(eager, solver_calls, approve):
 @pytest.mark.django_db
 def test_a_certificate_the_verifier_refuses_is_stored_as_unknown(eager, monkeypatch):
     deal = pending("munger", 11)
-    bogus = SolveResult("solved", moves=["T1>F", "W>T9"], par=2, difficulty=1,
-                        stats={"nodes": 1})  # fmt: skip
-    monkeypatch.setattr(tasks, "solve", lambda *args, **kwargs: bogus)
+    bogus = SolveResult("solved", moves=["T1>F", "W>T9"], par=2, difficulty=1, stats={"nodes": 1})
+    monkeypatch.setattr(services, "solve", lambda *args, **kwargs: bogus)
 
     assert solve_deal.delay(deal.pk).get() == "unknown"
 
     deal.refresh_from_db()
     assert (deal.solver_status, deal.certificate, deal.par, deal.difficulty) == (
-        "unknown", [], None, None)  # fmt: skip
+        "unknown",
+        [],
+        None,
+        None,
+    )
     with pytest.raises(Conflict):
         services.deal_approve(deal=deal, system=True)
 
@@ -148,7 +151,7 @@ def test_the_soft_time_limit_stores_unknown(eager, monkeypatch):
     def interrupted(*args, **kwargs):
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(tasks, "solve", interrupted)
+    monkeypatch.setattr(services, "solve", interrupted)
 
     assert solve_deal.delay(deal.pk).get() == "unknown"
 
@@ -164,10 +167,10 @@ def test_the_soft_time_limit_stops_a_longer_job_after_storing_unknown(monkeypatc
     def interrupted(*args, **kwargs):
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(tasks, "solve", interrupted)
+    monkeypatch.setattr(services, "solve", interrupted)
 
     with pytest.raises(SoftTimeLimitExceeded):
-        tasks.deal_solve(deal_id=deal.pk)
+        services.deal_solve(deal_id=deal.pk)
 
     assert Deal.objects.get(pk=deal.pk).solver_status == "unknown"
 
@@ -176,7 +179,7 @@ def test_solve_deal_has_soft_and_hard_time_limits():
     assert (
         solve_deal.soft_time_limit == tasks.SOFT_LIMIT < solve_deal.time_limit == tasks.HARD_LIMIT
     )
-    assert tasks.SOLVE_SECONDS < tasks.SOLVE_SECONDS_MAX < tasks.SOFT_LIMIT
+    assert services.DEFAULT_SOLVE_SECONDS < services.MAX_SOLVE_SECONDS < tasks.SOFT_LIMIT
     assert solve_deal.acks_late
     assert ensure_dailies.soft_time_limit < ensure_dailies.time_limit <= 3600
 
@@ -197,8 +200,10 @@ def test_asking_for_a_solve_sends_the_task_after_commit(eager):
 def fitting_pool(dates: list[dt.date]) -> dict[tuple[str, dt.date], Deal]:
     """One approved deal per game and date, rated to fit the date's weekday."""
     pool = {}
-    seeds = {"munger": iter(factories.SOLVABLE_SEEDS["munger"]),
-             "masterpiece": iter(factories.SOLVABLE_SEEDS["masterpiece"])}  # fmt: skip
+    seeds = {
+        "munger": iter(factories.SOLVABLE_SEEDS["munger"]),
+        "masterpiece": iter(factories.SOLVABLE_SEEDS["masterpiece"]),
+    }
     for date in dates:
         for game in ("munger", "masterpiece"):
             deal = factories.certified_deal(game, next(seeds[game]))
@@ -218,8 +223,9 @@ def test_ensure_dailies_schedules_the_coming_days(eager, travel):
 
     assert [(row["game"], row["date"], row["action"], row["deal_id"]) for row in done] == [
         (game, date.isoformat(), "reused", pool[game, date].pk)
-        for date in dates for game in ("munger", "masterpiece")
-    ]  # fmt: skip
+        for date in dates
+        for game in ("munger", "masterpiece")
+    ]
     assert DailyChallenge.objects.count() == 4
     assert ensure_dailies.delay(days=2).get()[0]["action"] == "kept"
 
@@ -250,7 +256,7 @@ def test_the_beat_runs_ensure_dailies_every_hour_in_utc():
 
 
 def database_url() -> str:
-    """The URL of the test database pytest-django created (STACK-NOTES, trap 10)."""
+    """The URL of the test database pytest-django created: a subprocess must get it, and stop before it is dropped."""
     db = connection.settings_dict
     auth = quote(db["USER"] or "", safe="")
     if db["PASSWORD"]:
@@ -275,11 +281,30 @@ def worker(request, django_db_setup, tmp_path_factory) -> Iterator[str]:
     }
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-             "--concurrency=1", "-l", "warning", "-Q", queue, "-n", f"{queue}@%h",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "-l",
+                "warning",
+                "-Q",
+                queue,
+                "-n",
+                f"{queue}@%h",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     default_queue = app.conf.task_default_queue
     app.conf.task_default_queue = queue  # what .delay() sends to, in this process
     try:

@@ -37,21 +37,27 @@ def outcome_line(outcome: DayOutcome) -> str:
         notes.append(f"{outcome.dealt} candidate{'s' if outcome.dealt != 1 else ''} dealt")
     if not outcome.published:
         notes.append("unpublished")
-    return (f"{head} deal {deal.pk} ({origin}), difficulty {deal.difficulty}, par {deal.par}"
-            f" - {'; '.join(notes)}")  # fmt: skip
+    return (
+        f"{head} deal {deal.pk} ({origin}), difficulty {deal.difficulty}, par {deal.par}"
+        f" - {'; '.join(notes)}"
+    )
 
 
 class Command(BaseCommand):
     help = "Make sure each game has a certified daily on each of the next N days (UTC)."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--days", type=int, default=7, metavar="N",
-                            help="days from today, UTC (default 7)")  # fmt: skip
         parser.add_argument(
-            "--candidates", type=int, default=scheduling.CANDIDATES, metavar="K",
+            "--days", type=int, default=7, metavar="N", help="days from today, UTC (default 7)"
+        )
+        parser.add_argument(
+            "--candidates",
+            type=int,
+            default=scheduling.CANDIDATES,
+            metavar="K",
             help="new candidates dealt for a day before taking the closest difficulty "
             f"(default {scheduling.CANDIDATES})",
-        )  # fmt: skip
+        )
 
     def handle(self, *args, days: int, candidates: int, **options) -> None:
         if days < 1 or candidates < 1:
@@ -70,7 +76,7 @@ class Command(BaseCommand):
                 scheduling.DEALT,
                 scheduling.CLOSEST,
                 scheduling.EMPTY,
-            )  # fmt: skip
+            )
             if counts[action]
         )
         took = time.perf_counter() - began

@@ -10,7 +10,8 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Deal
-from games.tasks import SOLVE_SECONDS, solve_deal
+from games.services import DEFAULT_SOLVE_SECONDS
+from games.tasks import solve_deal
 
 
 class Command(BaseCommand):
@@ -19,9 +20,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("deal_id", type=int)
         parser.add_argument(
-            "--time-limit", type=float, default=SOLVE_SECONDS, metavar="S",
-            help=f"seconds the solver may think (default {SOLVE_SECONDS})",
-        )  # fmt: skip
+            "--time-limit",
+            type=float,
+            default=DEFAULT_SOLVE_SECONDS,
+            metavar="S",
+            help=f"seconds the solver may think (default {DEFAULT_SOLVE_SECONDS})",
+        )
 
     def handle(self, *args, deal_id: int, time_limit: float, **options) -> None:
         deal = Deal.objects.filter(pk=deal_id).first()

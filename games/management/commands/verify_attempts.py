@@ -22,7 +22,7 @@ BATCH = 500
 def failure_reason(attempt: Attempt) -> str:
     """Why the stored result disagrees with the replay of the stored history."""
     try:
-        result = replay(attempt.game, attempt.deal, attempt.moves)
+        result = replay(attempt.game, attempt.deal_string, attempt.moves)
     except MalformedError as exc:
         return f"the stored deal is not a {attempt.game} deal: {exc}"
     except Exception as exc:  # a history too broken to replay at all (not a list of tokens)
@@ -34,8 +34,10 @@ def failure_reason(attempt: Attempt) -> str:
     if result.moves != attempt.move_count:
         problems.append(f"{attempt.move_count} moves stored, {result.moves} replayed")
     if result.foundation_cards != attempt.foundation_cards:
-        problems.append(f"{attempt.foundation_cards} cards on the foundations stored, "
-                        f"{result.foundation_cards} replayed")  # fmt: skip
+        problems.append(
+            f"{attempt.foundation_cards} cards on the foundations stored, "
+            f"{result.foundation_cards} replayed"
+        )
     if result.won != (attempt.status == Attempt.Status.WON):
         replayed = "wins" if result.won else "does not win"
         problems.append(f"stored as {attempt.status}, the replay {replayed}")
@@ -54,21 +56,25 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", choices=GameName.values)
-        parser.add_argument("--since", type=iso_date, metavar="DATE",
-                            help="only dailies on or after this UTC date (YYYY-MM-DD)")  # fmt: skip
+        parser.add_argument(
+            "--since",
+            type=iso_date,
+            metavar="DATE",
+            help="only dailies on or after this UTC date (YYYY-MM-DD)",
+        )
 
     def handle(self, *args, game: str | None, since: dt.date | None, **options) -> None:
         attempts = Attempt.objects.filter(ranked=True).exclude(status=Attempt.Status.PLAYING)
         if game:
             attempts = attempts.filter(game=game)
         if since:
-            attempts = attempts.filter(challenge__date__gte=since)
+            attempts = attempts.filter(daily__date__gte=since)
         # Ids first, then batches: the loop saves each verdict into the table it reads.
         ids = list(attempts.order_by("pk").values_list("pk", flat=True))
         failed = 0
         for start in range(0, len(ids), BATCH):
             batch = Attempt.objects.filter(pk__in=ids[start : start + BATCH])
-            for attempt in batch.select_related("player", "challenge").order_by("pk"):
+            for attempt in batch.select_related("player", "daily").order_by("pk"):
                 try:
                     ok = services.attempt_verify(attempt=attempt)
                 except Exception:  # a history too broken to replay; the reason says why
@@ -76,7 +82,7 @@ class Command(BaseCommand):
                 if not ok:
                     failed += 1
                     self.stdout.write(
-                        f"attempt {attempt.pk} ({attempt.player}, {attempt.challenge}, "
+                        f"attempt {attempt.pk} ({attempt.player}, {attempt.daily}, "
                         f"{attempt.status}): {failure_reason(attempt)}"
                     )
         self.stdout.write(f"checked {len(ids)}, failed {failed}")

@@ -1,0 +1,74 @@
+"""The state an attempt answers with: built once, here, for the REST API and the play socket.
+
+`attempt_state` turns an attempt and its engine position into an `AttemptState`; both the REST
+views and the WebSocket consumer render it with the same serializer
+(`games.api.serializers.AttemptStateSerializer`), so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import BLOCKED, Game, replay
+from games.models import Attempt
+
+
+@dataclass(frozen=True)
+class AttemptState:
+    """What a player's screen needs after a start, a move or a look.
+
+    `moves` lists each legal card move with the face-up card that leads what moves and how many
+    cards move (`card` is None for a stock draw): a browser can offer exactly what the server
+    allows without knowing any rule. `blocked` means no card move is left (only undo or
+    resign); `finishable` that every card left can reach the foundations by foundation moves
+    alone (`attempt_finish` plays them). `version` is the attempt's next seq: it grows with
+    every stored move, so a client that saw version v knows what it missed.
+    """
+
+    attempt: Attempt
+    view: dict[str, Any]
+    legal: list[str]
+    moves: list[dict[str, Any]]
+    can_undo: bool
+    blocked: bool
+    finishable: bool
+    revealed: list[str] = field(default_factory=list)
+    replayed: bool = False
+
+    @property
+    def version(self) -> int:
+        return self.attempt.next_seq
+
+
+def position(attempt: Attempt, upto: int | None = None) -> Game:
+    """The authoritative position: the attempt's deal with its stored history replayed."""
+    moves = attempt.moves if upto is None else attempt.moves[:upto]
+    result = replay(attempt.game, attempt.deal_string, moves)
+    if not result.valid or result.game is None:  # stored histories are always valid
+        raise RuntimeError(f"attempt {attempt.pk} holds an invalid history: {result.error}")
+    return result.game
+
+
+def attempt_state(
+    attempt: Attempt,
+    game: Game | None = None,
+    *,
+    revealed: list[str] | None = None,
+    replayed: bool = False,
+) -> AttemptState:
+    """The state of `attempt` at `game` (its current position when not given)."""
+    game = game if game is not None else position(attempt)
+    carrying = game.legal_moves_carrying()
+    playing = not attempt.is_finished
+    return AttemptState(
+        attempt=attempt,
+        view=game.view(),
+        legal=[m.move for m in carrying],
+        moves=[m.to_json() for m in carrying],
+        can_undo=game.can_undo and playing,
+        blocked=playing and not carrying and game.outcome() == BLOCKED,
+        finishable=playing and bool(carrying) and game.finishing_line() is not None,
+        revealed=revealed or [],
+        replayed=replayed,
+    )
