@@ -25,6 +25,7 @@ BLOCKED = "blocked"
 PLAYING = "playing"
 
 #: An undo record: `(revert, revealed_card_or_-1, ...)`; `revert(game, record)` restores.
+#: A move to a foundation keeps the card it moved at index 3 (`_carried` reads it there).
 Record = tuple[Any, ...]
 Apply = Callable[[Any, int, int], Record]
 
@@ -99,6 +100,7 @@ class Game:
 
     @classmethod
     def from_seed(cls: type[G], seed: int) -> G:
+        """The starting position of the deal of `seed` (docs/deals.md)."""
         return cls.from_deal(cls.deal_for_seed(seed))
 
     @classmethod

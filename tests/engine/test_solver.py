@@ -54,6 +54,7 @@ SLOW_TO_SOLVE = {("munger", 1), ("munger", 6), ("munger", 10), ("munger", 15), (
 
 
 def with_slow_marks(cases: list[tuple[str, int]], slow: set[tuple[str, int]]) -> list:
+    """The cases, those in `slow` marked slow."""
     return [pytest.param(*case, marks=pytest.mark.slow) if case in slow else case for case in cases]
 
 

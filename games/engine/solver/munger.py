@@ -21,7 +21,7 @@ cost moves. docs/solver.md proves each:
   empty columns only the first is offered (the position would be the same but for the order of
   the columns).
 - Part of a run moves only when the card it uncovers can then go to its foundation
-  (`partial_runs=True` offers every part; the tests compare the verdicts).
+  (`plain=True` offers every part, among other things; the tests compare the verdicts).
 """
 
 from __future__ import annotations
@@ -68,19 +68,11 @@ class MungerRules(SolverRules):
     CANDIDATE_SECONDS = 10.0
     SIMPLE_BOUND = 69  # 52 cards up and 17 draws
 
-    def __init__(
-        self,
-        game: Munger,
-        *,
-        shortest: bool = False,
-        partial_runs: bool = False,
-        plain: bool = False,
-    ) -> None:
+    def __init__(self, game: Munger, *, shortest: bool = False, plain: bool = False) -> None:
         """`plain=True` turns every dominance off (for the tests that check them): no forced
         moves, every part of every run, every empty column, every pull-down on its own."""
         super().__init__(game)
         self.shortest = shortest or plain
-        self.partial_runs = partial_runs or plain
         self.plain = plain
 
     @classmethod
@@ -217,7 +209,7 @@ class MungerRules(SolverRules):
                     under = column[p - 1]
                     if f[SUIT[under]] == RANK[under] - 1:
                         uncover_for_foundation.append(token)
-                    elif self.partial_runs:
+                    elif self.plain:
                         rest.append(token)
                 elif p == 0:
                     empty_column.append(token)
