@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import subprocess
 
 import pytest
 from django.contrib.auth.models import User
@@ -11,6 +12,7 @@ from rest_framework.test import APIClient
 
 from config.testing import use_plain_static_files
 from tests.config.boom_urls import SECRET_IN_MESSAGE
+from tests.config.support import PYTHON, ROOT, clean_env, strong_key
 
 DATABASE_URL = "postgres://patience:hunter2-db-password@db.internal:5432/patience"
 REDIS_URL = "redis://:hunter2-redis-password@cache.internal:6379/0"
@@ -157,3 +159,30 @@ def test_no_url_setting_appears_in_any_error_page(settings, boom_urls, secret_ur
     if debug:  # the technical page lists the settings, cleansed
         assert b"DATABASE_URL" in answers[0].content
         assert b"REDIS_URL" in answers[0].content
+
+
+def test_with_debug_off_an_unhandled_exceptions_traceback_goes_to_stderr():
+    script = """
+import django
+django.setup()
+from django.test import Client
+from django.test.utils import override_settings, setup_test_environment
+setup_test_environment()
+with override_settings(ROOT_URLCONF="tests.config.boom_urls"):
+    response = Client(raise_request_exception=False).get("/api/test-boom/")
+print(response.status_code, response.json()["code"])
+"""
+    done = subprocess.run(
+        [PYTHON, "-c", script],
+        cwd=ROOT,
+        env=clean_env(SECRET_KEY=strong_key(), STATIC_MANIFEST="false"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "500 server_error"
+    assert "ERROR django.request: Internal Server Error: /api/test-boom/" in done.stderr
+    assert "Traceback (most recent call last)" in done.stderr
+    assert f"RuntimeError: {SECRET_IN_MESSAGE}" in done.stderr
