@@ -82,14 +82,24 @@ def e2e_page(_browser) -> Iterator[Any]:
 
 @pytest.fixture
 def play_page(e2e_page, live_server_url):
-    """A page and a way to open a game's daily of today on it."""
+    """A way to open a game's daily of today on the page; afterwards, checks that the page
+    broke no Content-Security-Policy rule and threw no script error."""
+    problems: list[str] = []
+    e2e_page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+    e2e_page.on(
+        "console",
+        lambda message: problems.append(message.text)
+        if "Content Security Policy" in message.text
+        else None,
+    )
 
     def open_game(game: str) -> Any:
         e2e_page.goto(f"{live_server_url}/play/{game}/")
         expect(e2e_page.locator("#board")).to_have_attribute("data-seq", re.compile(r"\d+"))
         return e2e_page
 
-    return open_game
+    yield open_game
+    assert not problems, problems
 
 
 # -- what a person does ---------------------------------------------------------------------

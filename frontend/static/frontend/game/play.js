@@ -40,6 +40,20 @@ function storageSet(key, value) {
   }
 }
 
+// The column cards face up in `after` that were face down in `before` (a socket state carries
+// no `revealed` list): a comparison of two views the server sent, not a rule.
+function turnedUp(before, after) {
+  const found = [];
+  if (!before || !after || !before.tableau || !after.tableau) return found;
+  after.tableau.forEach((column, k) => {
+    const old = before.tableau[k] || [];
+    column.forEach((card, i) => {
+      if (card.face_up && card.card && old[i] && !old[i].face_up) found.push(card.card);
+    });
+  });
+  return found;
+}
+
 class PlayPage {
   constructor(root) {
     this.root = root;
@@ -246,7 +260,7 @@ class PlayPage {
     const blocked = playing && (s.blocked === true || (s.blocked === undefined && !(s.legal || []).length));
     this.blockedEl.hidden = !blocked;
     this.root.dataset.status = status;
-    if (s.par !== null && s.par !== undefined) {
+    if (!playing && s.par !== null && s.par !== undefined) {
       this.parBox.hidden = false;
       this.parEl.textContent = String(s.par);
     } else {
@@ -350,7 +364,8 @@ class PlayPage {
         dst === "F" && card ? t("pile_suit_foundation", { suit: t(`suit_${card[1]}`) }) : pileName(dst);
       parts.push(t("announce_move", { card: card ? cardName(card) : t("card_generic"), place }));
     }
-    for (const code of answer.revealed || []) {
+    const revealed = Array.isArray(answer.revealed) ? answer.revealed : turnedUp(before.view, answer.view);
+    for (const code of revealed) {
       if (src === "S") continue;
       parts.push(t("announce_revealed", { card: cardName(code) }));
     }
