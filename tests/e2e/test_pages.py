@@ -1,0 +1,226 @@
+"""Browser tests of the site's pages against the live server (tests/e2e/conftest.py): the home
+page's dailies and countdown, the first visit's name prompt, the language switch, the archive's
+links and a phone-sized screen. Screenshots go to docs/screenshots/."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PLAYER_COUNT = "import json; from games.models import Player; print(Player.objects.count())"
+
+
+@pytest.fixture(scope="module")
+def dailies(make_dailies):
+    return make_dailies()
+
+
+def test_home_shows_both_dailies_and_a_running_countdown(
+    e2e_page, live_server_url, dailies, screenshot
+):
+    page = e2e_page
+    page.goto(f"{live_server_url}/")
+
+    cards = page.locator(".daily-card")
+    expect(cards).to_have_count(2)
+    expect(cards.nth(0)).to_contain_text("Munger")
+    expect(cards.nth(1)).to_contain_text("Masterpiece")
+    expect(cards.nth(1)).to_contain_text("Шедевр")
+    for game in ("munger", "masterpiece"):
+        expect(page.locator(f'a[href="/play/{game}/"]')).to_be_visible()
+    countdown = page.locator("#countdown")
+    expect(countdown).to_have_text(re.compile(r"^\d\d:\d\d:\d\d$"))
+    first = countdown.inner_text()
+    page.wait_for_timeout(2200)
+    assert countdown.inner_text() != first  # the module ticks every second
+    screenshot(page, "home.png")
+
+
+def test_name_prompt_creates_exactly_one_guest(
+    e2e_page, live_server_url, dailies, server_python, screenshot
+):
+    page = e2e_page
+    before = server_python(PLAYER_COUNT)
+    page.goto(f"{live_server_url}/")
+    requests: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            requests.append(f"{request.method} {request.url}") if "/api/" in request.url else None
+        ),
+    )
+
+    page.get_by_label("Your name").fill("Ada Lovelace")
+    screenshot(page, "home-first-visit.png")
+    page.get_by_role("button", name="Start playing").click()
+
+    expect(page.locator(".hello")).to_contain_text("Ada Lovelace")
+    assert server_python(PLAYER_COUNT) == before + 1
+    creating = [entry for entry in requests if not entry.startswith("GET")]
+    assert len(creating) == 1, requests
+    expect(page.locator("#name-form")).to_have_count(0)
+    # Pages read afterwards create nobody else.
+    page.goto(f"{live_server_url}/me/")
+    expect(page.locator("h1")).to_have_text("My stats")
+    assert server_python(PLAYER_COUNT) == before + 1
+
+
+def test_skip_keeps_a_generated_guest_name(e2e_page, live_server_url, dailies, server_python):
+    page = e2e_page
+    before = server_python(PLAYER_COUNT)
+    page.goto(f"{live_server_url}/")
+
+    page.get_by_role("button", name="Skip").click()
+
+    expect(page.locator(".hello")).to_contain_text(re.compile(r"Guest \d+"))
+    assert server_python(PLAYER_COUNT) == before + 1
+
+
+def test_a_taken_name_is_refused_with_a_message(e2e_page, live_server_url, dailies):
+    page = e2e_page
+    page.goto(f"{live_server_url}/")
+    page.get_by_label("Your name").fill("Taken Name")
+    page.get_by_role("button", name="Start playing").click()
+    expect(page.locator(".hello")).to_contain_text("Taken Name")
+
+    # Another browser (a new context has no cookie) wants the same name.
+    other = page.context.browser.new_context()
+    try:
+        second = other.new_page()
+        second.goto(f"{live_server_url}/")
+        second.get_by_label("Your name").fill("Taken Name")
+        second.get_by_role("button", name="Start playing").click()
+        expect(second.locator("#name-message")).to_contain_text("taken")
+        expect(second.get_by_label("Your name")).to_have_attribute("aria-invalid", "true")
+    finally:
+        other.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "button", "today", "archive"),
+    [("fr", "Français", "Aujourd’hui", "Archives"), ("ru", "Русский", "Сегодня", "Архив")],
+)
+def test_language_switch_changes_the_navigation(
+    e2e_page, live_server_url, language, button, today, archive, screenshot
+):
+    page = e2e_page
+    page.goto(f"{live_server_url}/rules/masterpiece/")
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav).to_contain_text("Today")
+
+    page.get_by_role("button", name=button).click()
+
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    nav = page.locator("nav.site-nav")
+    expect(nav).to_contain_text(today)
+    expect(nav).to_contain_text(archive)
+    assert page.url.endswith("/rules/masterpiece/")  # the switch comes back to the same page
+    screenshot(page, f"rules-masterpiece-{language}.png")
+    page.get_by_role("button", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_archive_links_to_practice_and_to_the_board(
+    e2e_page, live_server_url, make_dailies, screenshot
+):
+    day = make_dailies(back=2)["date"]
+    month = day[:7]
+    page = e2e_page
+    page.goto(f"{live_server_url}/archive/?month={month}")
+    screenshot(page, "archive.png")
+
+    page.locator(f'a[href="/board/munger/{day}/"]').click()
+    expect(page).to_have_url(re.compile(rf"/board/munger/{day}/$"))
+    expect(page.locator("h1")).to_contain_text("Munger")
+
+    page.go_back()
+    page.locator(f'a[href="/play/masterpiece/{day}/"]').click()
+    expect(page).to_have_url(re.compile(rf"/play/masterpiece/{day}/$"))
+    expect(page.locator("h1")).to_contain_text("Masterpiece")
+
+
+def test_board_says_when_the_leaderboard_is_not_available(
+    e2e_page, live_server_url, dailies, screenshot
+):
+    page = e2e_page
+    today = dailies["munger"]["date"]
+    page.goto(f"{live_server_url}/board/munger/{today}/")
+
+    message = page.locator("#board-message")
+    expect(message).not_to_have_text("Loading the leaderboard…")
+    rows = page.locator("#ranks-body tr")
+    if rows.count() == 0:
+        expect(message).to_have_text(
+            re.compile(r"not available yet|Nobody has finished|could not be loaded")
+        )
+    screenshot(page, "board.png")
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/rules/munger/", "/rules/masterpiece/", "/archive/", "/me/", "/board/"]
+)
+def test_a_phone_screen_has_no_horizontal_scroll(browser, live_server_url, dailies, path):
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server_url}{path}")
+        page.wait_for_load_state("networkidle")
+        overflow = page.evaluate(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 375px"
+        if path == "/":
+            page.screenshot(path=str(_screens() / "home-375.png"), full_page=True)
+        if path == "/rules/munger/":
+            page.screenshot(path=str(_screens() / "rules-munger-375.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_me_page_draws_the_charts_with_their_tables(
+    e2e_page, live_server_url, dailies, server_python, screenshot
+):
+    page = e2e_page
+    page.goto(f"{live_server_url}/")
+    page.get_by_label("Your name").fill("Chart Person")
+    page.get_by_role("button", name="Start playing").click()
+    expect(page.locator(".hello")).to_contain_text("Chart Person")
+    yesterday = dt.date.fromisoformat(dailies["munger"]["date"]) - dt.timedelta(days=1)
+    server_python(
+        "import json, datetime as dt\n"
+        "from games import clock\n"
+        "from games.models import Attempt, DailyChallenge, Player\n"
+        "from tests.games import factories\n"
+        "player = Player.objects.get(display_name='Chart Person')\n"
+        f"day = dt.date.fromisoformat('{yesterday.isoformat()}')\n"
+        "daily = DailyChallenge.objects.filter(game='munger', date=day).first()"
+        " or factories.daily('munger', day)\n"
+        "Attempt.objects.create(player=player, game='munger', daily=daily,"
+        " deal_string=daily.deal.deal_string, ranked=True, started_at=clock.now(),"
+        " status='won', verified=True, move_count=87, next_seq=87)\n"
+        "print(json.dumps(True))\n"
+    )
+
+    page.goto(f"{live_server_url}/me/")
+
+    expect(page.locator('[data-stat="won"]')).to_have_text("1")
+    expect(page.locator("#chart-wins svg")).to_have_count(1)
+    expect(page.locator("#chart-moves svg rect.bar")).to_have_count(1)
+    expect(page.locator("#chart-moves table")).to_contain_text("80–99")
+    screenshot(page, "me.png")
+
+
+def _screens() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
