@@ -461,3 +461,88 @@ def test_a_second_tab_converges_undo_counts_and_resign_asks_first(
     # The other tab learns it when it comes back to the front.
     other.evaluate("window.dispatchEvent(new Event('focus'))")
     expect(other.locator("#board")).to_have_attribute("data-status", "resigned")
+
+
+# A stand-in for the play socket, in the page: it speaks the socket's protocol and carries each
+# message over the REST API. It lets the page's socket client be tested before (and apart from)
+# the server's consumer.
+FAKE_SOCKET = """
+(() => {
+  window.__sent = [];
+  window.__sockets = [];
+  class FakeSocket extends EventTarget {
+    constructor(url) {
+      super();
+      this.id = url.match(/\\/ws\\/play\\/(\\d+)\\//)[1];
+      window.__sockets.push(this);
+      setTimeout(() => { this.dispatchEvent(new Event("open")); this.push(); }, 30);
+    }
+    emit(message) { this.dispatchEvent(new MessageEvent("message", {data: JSON.stringify(message)})); }
+    async push() {
+      const response = await fetch(`/api/attempts/${this.id}/`);
+      this.emit({type: "state", state: await response.json()});
+    }
+    send(text) {
+      const message = JSON.parse(text);
+      window.__sent.push(message);
+      if (message.type === "ping") this.emit({type: "pong"});
+      if (message.type === "resync") this.push();
+      if (message.type === "move") {
+        fetch(`/api/attempts/${this.id}/moves/`, {
+          method: "POST", headers: {"Content-Type": "application/json"},
+          body: JSON.stringify({seq: message.seq, move: message.move}),
+        }).then(async (response) => {
+          const body = await response.json();
+          this.emit(response.ok ? {type: "state", state: body} : {type: "error", ...body});
+        });
+      }
+    }
+    close() { this.dispatchEvent(new CloseEvent("close")); }
+  }
+  window.WebSocket = FakeSocket;
+})();
+"""
+
+
+def test_moves_go_over_the_play_socket_and_fall_back_to_rest(
+    munger_daily, e2e_page, play_page, live_server_url
+):
+    e2e_page.add_init_script(FAKE_SOCKET)
+    certificate = list(munger_daily.deal.certificate)
+    page = play_page("munger")
+    expect(page.get_by_test_id("connection")).to_contain_text("Live:")
+    for seq, token in enumerate(certificate[:2]):
+        click_move(page, "munger", token, state_of(page, live_server_url))
+        wait_seq(page, seq + 1)
+    sent = page.evaluate("window.__sent.filter(m => m.type === 'move')")
+    assert sent == [{"type": "move", "seq": 0, "move": certificate[0]},
+                    {"type": "move", "seq": 1, "move": certificate[1]}]  # fmt: skip
+
+    # Undo goes over the socket too.
+    page.get_by_test_id("undo").click()
+    wait_seq(page, 3)
+    page.get_by_test_id("undo").click()
+    wait_seq(page, 4)
+    expect(page.get_by_test_id("status")).to_contain_text("Took back")
+
+    # A refusal over the socket shows the server's reason and changes nothing.
+    legal = set(state_of(page, live_server_url)["legal"])
+    target = next(f"T{k}" for k in range(1, 8) if f"R>T{k}" not in legal)
+    source = page.locator('[data-pile="R"] [data-card]').last.bounding_box()
+    box = page.locator(f'[data-pile="{target}"]').bounding_box()
+    page.mouse.move(source["x"] + source["width"] - 5, source["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()
+    expect(page.get_by_test_id("status")).to_contain_text(f"R>{target} is not allowed")
+    assert page.evaluate("window.__sent.at(-1)")["move"] == f"R>{target}"
+    assert board_seq(page) == 4
+
+    # The socket drops: the page says so, plays over REST meanwhile, and reconnects.
+    page.evaluate("window.__sockets.at(-1).close()")
+    expect(page.get_by_test_id("connection")).to_contain_text("lost")
+    with page.expect_response(lambda r: "/moves/" in r.url and r.request.method == "POST"):
+        click_move(page, "munger", certificate[0], state_of(page, live_server_url))
+    wait_seq(page, 5)
+    expect(page.get_by_test_id("connection")).to_contain_text("Live:", timeout=10_000)
+    assert page.evaluate("window.__sockets.length") >= 2
