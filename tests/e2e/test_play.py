@@ -9,6 +9,7 @@ server, and save screenshots of the play pages to docs/screenshots/.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -88,9 +89,9 @@ def play_page(e2e_page, live_server_url):
     e2e_page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
     e2e_page.on(
         "console",
-        lambda message: problems.append(message.text)
-        if "Content Security Policy" in message.text
-        else None,
+        lambda message: (
+            problems.append(message.text) if "Content Security Policy" in message.text else None
+        ),
     )
 
     def open_game(game: str) -> Any:
@@ -319,17 +320,18 @@ def hidden_cards(game: str, deal: str, moves: list[str]) -> set[str]:
     return hidden
 
 
-def test_munger_daily_played_to_a_win_shows_no_face_down_card(munger_daily, play_page, live_server_url):
+def test_munger_daily_played_to_a_win_shows_no_face_down_card(
+    munger_daily, play_page, live_server_url
+):
     deal = munger_daily.deal
     deal_string = deal.deal_string
     bodies: list[str] = []
 
     def keep(response) -> None:
         if "/api/" in response.url:
-            try:
+            # A redirect or an aborted request has no body.
+            with contextlib.suppress(Exception):
                 bodies.append(response.text())
-            except Exception:  # a redirect or an aborted request has no body
-                pass
 
     page = play_page("munger")
     # The stock is full and half the tableau face down: none of those cards is in the page.
@@ -378,14 +380,14 @@ def test_masterpiece_daily_played_to_a_win(masterpiece_daily, play_page, live_se
     check_end(page, "Masterpiece")
 
 
-def test_an_illegal_drop_springs_back_with_the_servers_reason(munger_daily, play_page, live_server_url):
+def test_an_illegal_drop_springs_back_with_the_servers_reason(
+    munger_daily, play_page, live_server_url
+):
     page = play_page("munger")
     state = state_of(page, live_server_url)
     legal = set(state["legal"])
     source = page.locator('[data-pile="R"] [data-card]').last
-    target = next(
-        f"T{k}" for k in range(1, 8) if f"R>T{k}" not in legal
-    )
+    target = next(f"T{k}" for k in range(1, 8) if f"R>T{k}" not in legal)
     before = source.bounding_box()
     box = page.locator(f'[data-pile="{target}"]').bounding_box()
     with page.expect_response(lambda r: "/moves/" in r.url) as answer:
@@ -477,7 +479,9 @@ FAKE_SOCKET = """
       window.__sockets.push(this);
       setTimeout(() => { this.dispatchEvent(new Event("open")); this.push(); }, 30);
     }
-    emit(message) { this.dispatchEvent(new MessageEvent("message", {data: JSON.stringify(message)})); }
+    emit(message) {
+      this.dispatchEvent(new MessageEvent("message", {data: JSON.stringify(message)}));
+    }
     async push() {
       const response = await fetch(`/api/attempts/${this.id}/`);
       this.emit({type: "state", state: await response.json()});
