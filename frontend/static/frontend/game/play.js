@@ -326,7 +326,6 @@ class PlayPage {
       this.say(this.errorText(error));
       this.resyncLater();
     }
-    if (this.socket) this.socket.resync(this.state.seq);
   }
 
   resyncLater(delay = 3000) {
@@ -344,7 +343,7 @@ class PlayPage {
   errorText(error) {
     const code = error && error.code;
     if (code === "illegal_move") return (error.body && error.body.detail) || error.message;
-    if (code === "throttled") return t("throttled");
+    if (code === "throttled" || code === "rate_limited") return t("throttled");
     if (code === "network") return t("network");
     if (error && error.body && error.body.detail) return error.body.detail;
     if (error && error.detail) return error.detail;

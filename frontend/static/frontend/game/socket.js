@@ -2,11 +2,14 @@
 // The server sends {"type": "state", "state": {...}} on connect, after each move (to every tab
 // of the attempt) and on {"type": "resync"}; {"type": "error", ...} when a move is refused.
 // While the socket is not open the page plays over REST; the socket reconnects by itself with
-// backoff and asks for the state again once it is back.
+// backoff; the first message after each connection is the full state, so it catches up by itself.
+// Close codes 4403 (not your attempt) and 4404 (no such attempt) end the retries.
 
 const PING_MS = 25000;
 const MOVE_TIMEOUT_MS = 8000;
 const MAX_BACKOFF_MS = 60000;
+const CLOSE_FORBIDDEN = 4403;
+const CLOSE_NOT_FOUND = 4404;
 
 export class PlaySocket {
   constructor(attemptId, { onState, onStatus } = {}) {
@@ -42,17 +45,22 @@ export class PlaySocket {
       this.open = true;
       this.failures = 0;
       this.onStatus(true);
-      this.send({ type: "resync", seq: this.lastSeq });
+      // The server's first message is the full state: that is the resync after a reconnect.
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
     });
     ws.addEventListener("message", (event) => this.receive(event.data));
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (event) => {
       const wasOpen = this.open;
       this.open = false;
       clearInterval(this.pingTimer);
       this.failPending(new Error("socket closed"));
       if (wasOpen) this.onStatus(false);
+      // Not this player's attempt, or no such attempt: trying again will not help.
+      if (event && (event.code === CLOSE_FORBIDDEN || event.code === CLOSE_NOT_FOUND)) {
+        this.closed = true;
+        return;
+      }
       this.scheduleReconnect();
     });
     ws.addEventListener("error", () => {
@@ -127,7 +135,7 @@ export class PlaySocket {
   }
 
   resync(seq) {
-    return this.send({ type: "resync", seq });
+    return this.send({ type: "resync", seq, version: seq });
   }
 
   close() {
