@@ -215,7 +215,7 @@ def _candidate_deal(game: str) -> Deal | None:
 def _candidate_solve(deal: Deal) -> bool:
     """Solve a new candidate here and now; reject it if it cannot be won. True if solved."""
     status = services.deal_solve(
-        deal_id=deal.pk, time_limit=engine_solver.candidate_seconds(deal.game)
+        deal_id=deal.pk, time_limit=candidate_seconds(deal.game)
     )
     deal.refresh_from_db()
     if status == Deal.SolverStatus.UNSOLVABLE:
