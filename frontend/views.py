@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_safe
@@ -314,7 +315,13 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
         "day": day,
         "today": today,
         "is_today": day == today,
-        "previous_day": day - dt.timedelta(days=1),
+        "previous_day": (
+            day - dt.timedelta(days=1)
+            if DailyChallenge.objects.filter(
+                game=game, date=day - dt.timedelta(days=1), published=True
+            ).exists()
+            else None
+        ),
         "next_day": day + dt.timedelta(days=1) if day < today else None,
         "summary": summary,
         "difficulty": difficulty_info(summary["difficulty"]) if summary else None,
@@ -422,7 +429,7 @@ def archive(request: HttpRequest) -> HttpResponse:
         "month": start,
         "days": days,
         "leading_blanks": range(start.weekday()),
-        "weekdays": [calendar.day_abbr[index] for index in range(7)],
+        "weekdays": [WEEKDAYS_ABBR[index] for index in range(7)],
         "previous_month": previous if earliest and earliest < start else None,
         "next_month": following if following <= today else None,
         "today": today,
