@@ -1,6 +1,7 @@
 """The ASGI application: HTTP goes through the body-size limit to Django, WebSockets through the
 origin check to Channels (an unknown path is refused with close code 4404)."""
 
+import pytest
 from channels.routing import ProtocolTypeRouter
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 
@@ -26,6 +27,7 @@ def test_application_routes_http_and_websocket():
     assert set(application.application_mapping) == {"http", "websocket"}
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_http_is_served_by_django():
     communicator = HttpCommunicator(
         asgi_application(), "GET", "/", headers=[(b"host", b"localhost")]

@@ -74,7 +74,9 @@ def test_twenty_guests_start_and_play_at_once_on_sqlite(tmp_path):
             text=True,
             timeout=600,
         )
-        assert command[0] == "schedule_dailies" or done.returncode == 0, done.stderr
+        # schedule_dailies exits 1 when a game found no solvable deal: the other one will do.
+        assert done.returncode in ((0, 1) if command[0] == "schedule_dailies" else (0,))
+        assert "Traceback" not in done.stderr, done.stderr
 
     port = free_port()
     log = (tmp_path / "server.log").open("w+")
