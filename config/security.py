@@ -53,22 +53,31 @@ def new_secret_key() -> str:
     return secrets.token_urlsafe(64)  # 86 characters
 
 
-def secret_key(environ: os._Environ[str] | dict[str, str], base_dir: Path) -> str:
+MAKE_ONE = "Make one with: python -c 'import secrets; print(secrets.token_urlsafe(64))'"
+
+
+def secret_key(
+    environ: os._Environ[str] | dict[str, str], base_dir: Path, *, required: bool = False
+) -> str:
     """The SECRET_KEY: the environment's, which must be strong; else this checkout's own.
 
     Without SECRET_KEY in the environment, a random key is made once per checkout in
     `base_dir/.secret_key` (mode 0600, never committed) and reused, so that the cookies
-    and sessions of a local server survive restarts. Nobody else knows it.
+    and sessions of a local server survive restarts. Nobody else knows it. With `required`
+    (a site served to other machines) the environment must give one: every process of a
+    deployment needs the same key, and a file made inside an image would ship with it.
     """
     provided = environ.get("SECRET_KEY", "")
     if provided.strip():
         reason = weak_secret_key_reason(provided)
         if reason:
-            raise ImproperlyConfigured(
-                f"SECRET_KEY is too weak: {reason}. Make one with: python -c "
-                "'import secrets; print(secrets.token_urlsafe(64))'"
-            )
+            raise ImproperlyConfigured(f"SECRET_KEY is too weak: {reason}. {MAKE_ONE}")
         return provided
+    if required:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when ALLOWED_HOSTS names a host other than this machine. "
+            + MAKE_ONE
+        )
     return checkout_secret_key(base_dir / SECRET_KEY_FILE_NAME)
 
 

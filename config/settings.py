@@ -7,7 +7,8 @@ local-memory cache and Celery in eager mode.
 
     DEBUG                 "true"/"false" (default false). Local development only: with DEBUG on,
                           every ALLOWED_HOSTS entry must be a loopback host, else start-up fails.
-    SECRET_KEY            default: a random key made once per checkout in .secret_key (mode
+    SECRET_KEY            required when ALLOWED_HOSTS names another host than this machine;
+                          else default: a random key made once per checkout in .secret_key (mode
                           0600, git-ignored). A key shorter than 50 characters, with fewer than
                           5 distinct characters or starting with "django-insecure" is refused.
     ALLOWED_HOSTS         comma-separated host names (default localhost,127.0.0.1,[::1])
@@ -87,10 +88,11 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DEBUG = env_bool("DEBUG", False)
 
-SECRET_KEY = secret_key(os.environ, BASE_DIR)
-
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", LOOPBACK_HOSTS)
+
+# Served to other machines, the key must come from the environment (config/security.py).
+SECRET_KEY = secret_key(os.environ, BASE_DIR, required=not all_loopback(ALLOWED_HOSTS))
 if DEBUG and not all_loopback(ALLOWED_HOSTS):
     # DEBUG pages show settings and source code: never to anyone but this machine.
     exposed = [host for host in ALLOWED_HOSTS if not is_loopback(host)]

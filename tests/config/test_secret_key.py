@@ -87,3 +87,9 @@ def test_an_unusable_key_file_is_refused(tmp_path, monkeypatch):
 )
 def test_loopback_hosts(host, loopback):
     assert security.is_loopback(host) is loopback
+
+
+def test_a_public_site_must_be_given_its_key(tmp_path):
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        security.secret_key({}, tmp_path, required=True)
+    assert not (tmp_path / ".secret_key").exists()

@@ -20,7 +20,7 @@ from tests.config.support import (
     strong_key,
 )
 
-PRODUCTION = {"ALLOWED_HOSTS": "patience.example"}
+PRODUCTION = {"ALLOWED_HOSTS": "patience.example", "SECRET_KEY": strong_key()}
 
 
 def test_debug_is_off_by_default_and_only_loopback_hosts_are_served():
@@ -60,8 +60,16 @@ def test_a_strong_secret_key_from_the_environment_is_used():
     assert settings_of(["SECRET_KEY"], SECRET_KEY=key) == {"SECRET_KEY": key}
 
 
+def test_a_site_served_to_other_machines_needs_its_secret_key_from_the_environment():
+    error = settings_error(ALLOWED_HOSTS="patience.example")
+
+    assert "SECRET_KEY must be set" in error
+
+
 def test_debug_refuses_to_serve_a_host_that_is_not_loopback():
-    error = settings_error(DEBUG="true", ALLOWED_HOSTS="localhost,patience.example")
+    error = settings_error(
+        DEBUG="true", ALLOWED_HOSTS="localhost,patience.example", SECRET_KEY=strong_key()
+    )
 
     assert "ImproperlyConfigured" in error
     assert "patience.example" in error
@@ -148,7 +156,7 @@ def test_browser_security_headers_are_on_in_every_mode():
 
 
 def test_djangos_deployment_checklist_passes_with_production_settings():
-    env = clean_env(DEBUG="false", SECRET_KEY=strong_key(), **PRODUCTION)
+    env = clean_env(DEBUG="false", **PRODUCTION)
 
     done = subprocess.run(
         [PYTHON, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
