@@ -9,5 +9,6 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The receivers of games' own signals (the solver task queue) connect on import.
-        from games import tasks  # noqa: F401
+        # The receivers of games' own signals connect on import: the solver task queue and
+        # the live state of open play sockets.
+        from games import live, tasks  # noqa: F401

@@ -1,0 +1,116 @@
+"""The play socket, `ws/play/<attempt_id>/`: the twin of the REST move endpoint.
+
+Only the attempt's player may connect (the same cookie token or session as the REST API; the
+origin is checked by the ASGI router). The first message after connecting is the full state.
+Then the client sends, each answered with `{"type": "state", "state": {...}}` (the very state
+the REST API answers) or an error:
+
+- `{"type": "move", "seq": n, "move": "T3>T5"}`: play (same seq rules as REST: idempotent)
+- `{"type": "finish", "seq": n}`: the server plays the finishing foundation moves
+- `{"type": "resign"}`
+- `{"type": "resync", "version": v}`: the state again, after a reconnect (version is the
+  attempt's next seq: a client that saw version v learns what it missed from the full state)
+- `{"type": "ping"}` -> `{"type": "pong"}`
+
+Every other socket of the same attempt (a second tab) receives each new state, whatever path
+made the move (games/live.py). Budget, heartbeats and errors: games/sockets.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+
+from games import live, services
+from games.errors import ServiceError
+from games.identity import player_for
+from games.models import Attempt, Player
+from games.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, JsonSocket, error_message
+
+
+@database_sync_to_async
+def _connect(scope: dict[str, Any], attempt_id: int) -> tuple[Player | None, int]:
+    """The player, and 0 to accept, or a close code."""
+    player = player_for(user=scope.get("user"), cookies=scope.get("cookies", {})).player
+    owner = Attempt.objects.filter(pk=attempt_id).values_list("player_id", flat=True).first()
+    if owner is None:
+        return player, CLOSE_NOT_FOUND
+    if player is None or owner != player.pk:
+        return player, CLOSE_FORBIDDEN
+    return player, 0
+
+
+@database_sync_to_async
+def _state(attempt_id: int) -> dict[str, Any]:
+    return live.state_json(Attempt.objects.select_related("daily__deal").get(pk=attempt_id))
+
+
+@database_sync_to_async
+def _act(kind: str, attempt_id: int, player: Player, message: dict[str, Any]) -> dict[str, Any]:
+    if kind == "move":
+        state = services.attempt_play(
+            attempt_id=attempt_id, player=player, seq=message.get("seq"), move=message.get("move")
+        )
+    elif kind == "finish":
+        state = services.attempt_finish(
+            attempt_id=attempt_id, player=player, seq=message.get("seq")
+        )
+    else:
+        state = services.attempt_resign(attempt_id=attempt_id, player=player)
+    return live.render(state)
+
+
+class PlayConsumer(JsonSocket):
+    attempt_id: int
+    player: Player
+    group: str | None = None
+    sent: tuple[int, str] = (-1, "")
+
+    async def connect(self) -> None:
+        self.attempt_id = int(self.scope["url_route"]["kwargs"]["attempt_id"])
+        player, refusal = await _connect(self.scope, self.attempt_id)
+        if refusal:
+            await self.close(code=refusal)
+            return
+        assert player is not None
+        self.player = player
+        self.group = live.attempt_group(self.attempt_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.start_watchdog()
+        await self.send_state(await _state(self.attempt_id))
+
+    async def leave_groups(self) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def send_state(self, state: dict[str, Any]) -> None:
+        self.sent = max(self.sent, (int(state["version"]), str(state["status"])))
+        await self.send_json({"type": "state", "state": state})
+
+    async def on_message(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "resync":
+            await self.send_state(await _state(self.attempt_id))
+            return
+        if kind not in ("move", "finish", "resign"):
+            await self.send_json(
+                error_message("malformed", f"Unknown message type {str(kind)[:20]!r}.")
+            )
+            return
+        try:
+            state = await _act(kind, self.attempt_id, self.player, message)
+        except ServiceError as exc:
+            await self.send_json(
+                error_message(exc.code, exc.detail, seq=message.get("seq"), **exc.extra)
+            )
+            return
+        await self.send_state(state)
+
+    async def attempt_state(self, event: dict[str, Any]) -> None:
+        """A new state from the group: sent on unless this socket has sent it already."""
+        state = event["state"]
+        seen = (int(state["version"]), str(state["status"]))
+        if seen[0] > self.sent[0] or (seen[0] == self.sent[0] and seen[1] != self.sent[1]):
+            await self.send_state(state)

@@ -1,0 +1,147 @@
+"""What every WebSocket of the project shares: JSON messages, a message budget, heartbeats.
+
+- Budget: a connection may send `BUDGET_MESSAGES` messages per `BUDGET_SECONDS` (a sliding
+  window). Past it, each message is refused with `{"type": "error", "code": "rate_limited",
+  "retry_after": s}` and counted (`refused`); the connection stays open and usable once the
+  window has moved on.
+- Heartbeats: a client sends `{"type": "ping"}` (about every 25 s) and gets `{"type": "pong"}`;
+  any message counts as a sign of life. A connection silent for `IDLE_SECONDS` is closed (code
+  4408), which also takes it out of its groups. (Under uvicorn, WebSocket pings at the protocol
+  level close dead TCP connections too.)
+- Errors are JSON: `{"type": "error", "code": "...", "detail": "...", ...}`, the same codes as
+  the REST API (docs/api.md).
+
+Consumers stay thin: parse, call a service or selector (in a thread, through
+`database_sync_to_async`), send.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+logger = logging.getLogger(__name__)
+
+BUDGET_MESSAGES = 100
+BUDGET_SECONDS = 20.0
+IDLE_SECONDS = 60.0
+IDLE_CHECK_SECONDS = 10.0
+MAX_MESSAGE_BYTES = 4096
+
+#: Close codes (4000-4999 are the application's).
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_IDLE = 4408
+
+
+def error_message(code: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "detail": detail, **extra}
+
+
+class Budget:
+    """A sliding window of message times: `allow()` says whether one more fits now."""
+
+    def __init__(self, messages: int = BUDGET_MESSAGES, seconds: float = BUDGET_SECONDS):
+        self.messages, self.seconds = messages, seconds
+        self.times: deque[float] = deque()
+        self.refused = 0
+
+    def allow(self, now: float) -> bool:
+        while self.times and now - self.times[0] >= self.seconds:
+            self.times.popleft()
+        if len(self.times) >= self.messages:
+            self.refused += 1
+            return False
+        self.times.append(now)
+        return True
+
+    def retry_after(self, now: float) -> float:
+        return max(0.0, self.seconds - (now - self.times[0])) if self.times else 0.0
+
+
+class JsonSocket(AsyncWebsocketConsumer):
+    """Base of the project's consumers: subclasses implement `on_message(message)` and may
+    call `send_json`."""
+
+    budget: Budget
+    #: Seconds of silence before the server closes; class data so tests can shorten it.
+    idle_seconds = IDLE_SECONDS
+    idle_check_seconds = IDLE_CHECK_SECONDS
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        self.budget = Budget()
+        self.last_heard = time.monotonic()
+        self._watchdog: asyncio.Task[None] | None = None
+        await super().websocket_connect(message)
+
+    async def start_watchdog(self) -> None:
+        """Begin closing the connection after `idle_seconds` of silence (after accept)."""
+        self._watchdog = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(self.idle_check_seconds)
+                if time.monotonic() - self.last_heard > self.idle_seconds:
+                    logger.info("closing an idle socket %s", self.scope.get("path"))
+                    await self.leave_groups()
+                    await self.close(code=CLOSE_IDLE)
+                    return
+        except asyncio.CancelledError:
+            pass
+
+    async def disconnect(self, code: int) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        await self.leave_groups()
+
+    async def leave_groups(self) -> None:
+        """Subclasses leave the groups they joined."""
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, separators=(",", ":"), default=str))
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        now = time.monotonic()
+        self.last_heard = now
+        if not self.budget.allow(now):
+            await self.send_json(
+                error_message(
+                    "rate_limited",
+                    f"More than {self.budget.messages} messages in {self.budget.seconds:g} s; "
+                    "this one was refused.",
+                    retry_after=round(self.budget.retry_after(now), 3),
+                    refused=self.budget.refused,
+                )
+            )
+            return
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            await self.send_json(
+                error_message(
+                    "malformed", f"A message is JSON text of at most {MAX_MESSAGE_BYTES} bytes."
+                )
+            )
+            return
+        try:
+            message = json.loads(text_data)
+        except ValueError:
+            await self.send_json(error_message("malformed", "A message is a JSON object."))
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            await self.send_json(
+                error_message("malformed", 'A message is a JSON object with a "type".')
+            )
+            return
+        if message["type"] == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        await self.on_message(message)
+
+    async def on_message(self, message: dict[str, Any]) -> None:
+        raise NotImplementedError

@@ -1,0 +1,299 @@
+"""Live dailies: versioned, coalesced events to everyone watching a daily's board.
+
+Play sends signals after commit (games/signals.py); the receivers here only mark the daily as
+changed and note which attempts moved (`LiveStore.mark`: cheap, never fails a move). A flusher
+(one asyncio task per server process, started by the first watcher) wakes every
+`COALESCE_SECONDS`, claims the changed dailies and sends each ONE event to the daily's group:
+at most a few events per second per daily, whatever the rate of moves. With Redis the marks,
+versions and event log live in Redis, so several server processes share them: whichever
+process claims a daily's window sends for all, and the channel layer carries the event to
+watchers in every process. Without Redis (the embedded default: one process) they live in
+memory.
+
+An event: `{"type": "update", "version": v, "board": {"top": [rows], "total": n},
+"playing_now": n, "feed": [{"player", "moves", "foundation_cards", "status"}]}` — never a card.
+Versions grow by one per event of a daily; the last `EVENT_LOG` events are kept, so a watcher
+that reconnects with the last version it saw gets what it missed, or a snapshot when that is
+too old (`missed_since`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from collections import defaultdict, deque
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.dispatch import receiver
+
+from games import signals
+from games.models import Attempt, DailyChallenge
+
+logger = logging.getLogger(__name__)
+
+COALESCE_SECONDS = 0.25
+EVENT_LOG = 50
+BOARD_ROWS = 20
+FEED_ROWS = 20
+#: Redis keys of a daily expire this long after its last change.
+KEY_SECONDS = 3 * 24 * 3600
+
+
+def daily_group(daily_id: int) -> str:
+    """The channel-layer group of one daily's watchers."""
+    return f"daily.{daily_id}"
+
+
+# -- where marks, versions and the event log live ---------------------------------------------
+
+
+class LocalStore:
+    """One process: everything in memory, behind a lock (receivers run in request threads)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.pending: dict[int, set[int]] = defaultdict(set)
+        self.versions: dict[int, int] = defaultdict(int)
+        self.logs: dict[int, deque[dict[str, Any]]] = defaultdict(lambda: deque(maxlen=EVENT_LOG))
+
+    def mark(self, daily_id: int, attempt_id: int) -> None:
+        with self.lock:
+            self.pending[daily_id].add(attempt_id)
+
+    def claim_all(self) -> dict[int, set[int]]:
+        with self.lock:
+            taken, self.pending = dict(self.pending), defaultdict(set)
+        return taken
+
+    def publish(self, daily_id: int, event: dict[str, Any]) -> dict[str, Any]:
+        with self.lock:
+            self.versions[daily_id] += 1
+            event = {**event, "version": self.versions[daily_id]}
+            self.logs[daily_id].append(event)
+        return event
+
+    def version(self, daily_id: int) -> int:
+        with self.lock:
+            return self.versions[daily_id]
+
+    def log(self, daily_id: int) -> list[dict[str, Any]]:
+        with self.lock:
+            return list(self.logs[daily_id])
+
+
+class RedisStore:
+    """Several processes: marks, versions and the log in Redis (one client per process)."""
+
+    DIRTY = "live:dirty"
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.redis = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+
+    @staticmethod
+    def _key(daily_id: int, what: str) -> str:
+        return f"live:daily:{daily_id}:{what}"
+
+    def mark(self, daily_id: int, attempt_id: int) -> None:
+        pending = self._key(daily_id, "pending")
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(pending, attempt_id)
+            pipe.expire(pending, KEY_SECONDS)
+            pipe.sadd(self.DIRTY, daily_id)
+            pipe.execute()
+
+    def claim_all(self) -> dict[int, set[int]]:
+        taken: dict[int, set[int]] = {}
+        for raw in self.redis.smembers(self.DIRTY):
+            daily_id = int(raw)
+            # One process per daily and window: the others find the slot taken.
+            slot = self._key(daily_id, "slot")
+            if not self.redis.set(slot, 1, nx=True, px=int(COALESCE_SECONDS * 1000)):
+                continue
+            pending = self._key(daily_id, "pending")
+            with self.redis.pipeline(transaction=True) as pipe:
+                pipe.srem(self.DIRTY, daily_id)
+                pipe.smembers(pending)
+                pipe.delete(pending)
+                _, members, _ = pipe.execute()
+            taken[daily_id] = {int(m) for m in members}
+        return taken
+
+    def publish(self, daily_id: int, event: dict[str, Any]) -> dict[str, Any]:
+        version = int(self.redis.incr(self._key(daily_id, "version")))
+        event = {**event, "version": version}
+        log = self._key(daily_id, "log")
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.expire(self._key(daily_id, "version"), KEY_SECONDS)
+            pipe.rpush(log, json.dumps(event, default=str))
+            pipe.ltrim(log, -EVENT_LOG, -1)
+            pipe.expire(log, KEY_SECONDS)
+            pipe.execute()
+        return event
+
+    def version(self, daily_id: int) -> int:
+        return int(self.redis.get(self._key(daily_id, "version")) or 0)
+
+    def log(self, daily_id: int) -> list[dict[str, Any]]:
+        return [json.loads(raw) for raw in self.redis.lrange(self._key(daily_id, "log"), 0, -1)]
+
+
+_store: LocalStore | RedisStore | None = None
+_store_lock = threading.Lock()
+
+
+def store() -> LocalStore | RedisStore:
+    global _store
+    with _store_lock:
+        if _store is None:
+            _store = RedisStore(settings.REDIS_URL) if settings.REDIS_URL else LocalStore()
+        return _store
+
+
+_last_warning = 0.0
+
+
+def _degraded(what: str) -> None:
+    """Log a live-update failure at most once a minute (play goes on regardless)."""
+    global _last_warning
+    now = time.monotonic()
+    if now - _last_warning > 60:
+        _last_warning = now
+        logger.warning(
+            "live updates degraded (%s): the channel layer or Redis is unavailable",
+            what,
+            exc_info=True,
+        )
+
+
+# -- what watchers see ------------------------------------------------------------------------
+
+
+def _feed_rows(attempts: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "player": a.player.display_name,
+            "moves": a.move_count,
+            "foundation_cards": a.foundation_cards,
+            "status": a.status,
+        }
+        for a in attempts
+    ]
+
+
+def board_now(daily: DailyChallenge) -> dict[str, Any]:
+    from leaderboards import selectors
+
+    return {
+        "top": selectors.board_page(daily=daily, limit=BOARD_ROWS),
+        "total": selectors.board_total(daily=daily),
+    }
+
+
+def snapshot(daily: DailyChallenge) -> dict[str, Any]:
+    """Everything a new watcher needs, at the daily's current version."""
+    from leaderboards import selectors
+
+    return {
+        "type": "snapshot",
+        "version": store().version(daily.pk),
+        "game": daily.game,
+        "date": daily.date.isoformat(),
+        "board": board_now(daily),
+        "playing_now": selectors.playing_now(daily=daily),
+        "feed": selectors.race_feed(daily=daily, limit=FEED_ROWS),
+    }
+
+
+def update_for(daily_id: int, attempt_ids: set[int]) -> dict[str, Any] | None:
+    """The event of one coalescing window of a daily (before its version is given)."""
+    from leaderboards import selectors
+
+    daily = DailyChallenge.objects.filter(pk=daily_id).first()
+    if daily is None:
+        return None
+    moved = (
+        Attempt.objects.filter(pk__in=attempt_ids, daily=daily, ranked=True, disqualified=False)
+        .select_related("player")
+        .order_by("-last_move_at")[:FEED_ROWS]
+    )
+    return {
+        "type": "update",
+        "game": daily.game,
+        "date": daily.date.isoformat(),
+        "board": board_now(daily),
+        "playing_now": selectors.playing_now(daily=daily),
+        "feed": _feed_rows(moved),
+    }
+
+
+def missed_since(daily_id: int, version: int) -> list[dict[str, Any]] | None:
+    """The events after `version`, or None when some of them are no longer kept."""
+    current = store().version(daily_id)
+    if version >= current:
+        return []
+    log = [e for e in store().log(daily_id) if e["version"] > version]
+    if not log or log[0]["version"] != version + 1:
+        return None
+    return log
+
+
+# -- the flusher ------------------------------------------------------------------------------
+
+_flusher: asyncio.Task[None] | None = None
+
+
+def ensure_flusher() -> None:
+    """Start this process's flusher in the running event loop (once)."""
+    global _flusher
+    if _flusher is None or _flusher.done():
+        _flusher = asyncio.get_running_loop().create_task(_flush_forever())
+
+
+async def _flush_forever() -> None:
+    while True:
+        await asyncio.sleep(COALESCE_SECONDS)
+        try:
+            await flush_once()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            _degraded("flush")
+
+
+async def flush_once() -> int:
+    """Send one event per changed daily; returns how many were sent."""
+    claimed = await asyncio.to_thread(store().claim_all)
+    layer = get_channel_layer()
+    sent = 0
+    for daily_id, attempt_ids in claimed.items():
+        event = await database_sync_to_async(update_for)(daily_id, attempt_ids)
+        if event is None:
+            continue
+        event = await asyncio.to_thread(store().publish, daily_id, event)
+        if layer is not None:
+            await layer.group_send(daily_group(daily_id), {"type": "daily.event", "event": event})
+            sent += 1
+    return sent
+
+
+# -- receivers --------------------------------------------------------------------------------
+
+
+@receiver(signals.move_played)
+@receiver(signals.attempt_finished)
+@receiver(signals.attempt_changed)
+def _mark(sender: Any, attempt_id: int, daily_id: int | None = None, **kwargs: Any) -> None:
+    if daily_id is None:
+        return
+    try:
+        store().mark(daily_id, attempt_id)
+    except Exception:
+        _degraded("mark")

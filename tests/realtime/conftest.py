@@ -1,0 +1,64 @@
+"""Helpers of the WebSocket tests: sockets opened as a browser would (origin, cookie)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.identity import COOKIE_NAME
+from tests.games import factories
+
+ORIGIN = b"http://localhost"
+
+
+def application() -> Any:
+    from config.asgi import application as app
+
+    return app
+
+
+def socket(path: str, token: str | None = None, origin: bytes = ORIGIN) -> WebsocketCommunicator:
+    headers = [(b"origin", origin), (b"host", b"localhost")]
+    if token is not None:
+        headers.append((b"cookie", f"{COOKIE_NAME}={token}".encode()))
+    return WebsocketCommunicator(application(), path, headers=headers)
+
+
+async def receive(communicator: WebsocketCommunicator, timeout: float = 3) -> dict[str, Any]:
+    return await communicator.receive_json_from(timeout=timeout)
+
+
+async def nothing_more(communicator: WebsocketCommunicator, wait: float = 0.3) -> bool:
+    """True when nothing arrives within `wait` seconds."""
+    return await communicator.receive_nothing(timeout=wait)
+
+
+async def close_all(*communicators: WebsocketCommunicator) -> None:
+    await asyncio.gather(*(c.disconnect() for c in communicators), return_exceptions=True)
+
+
+@database_sync_to_async
+def a_player(name: str) -> tuple[Any, str]:
+    player = factories.player(name)
+    return player, services.player_token_issue(player=player)
+
+
+@database_sync_to_async
+def a_daily(game: str = "masterpiece") -> Any:
+    return factories.daily(game)
+
+
+@database_sync_to_async
+def an_attempt(player: Any, daily: Any) -> Any:
+    attempt, _ = services.attempt_start(player=player, daily=daily)
+    return attempt
+
+
+@pytest.fixture(autouse=True)
+def _open_origin(settings):
+    settings.ALLOWED_HOSTS = ["localhost", "testserver"]

@@ -1,0 +1,242 @@
+"""The play socket, ws/play/<attempt>/: the twin of the REST move endpoint (games/consumers.py).
+
+Two clients in most tests: the one who should receive gets the state, the one who should not
+gets nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from rest_framework.test import APIClient
+
+from games import sockets
+from games.identity import COOKIE_NAME
+from games.models import Attempt
+from tests.realtime.conftest import (
+    a_daily,
+    a_player,
+    an_attempt,
+    close_all,
+    nothing_more,
+    receive,
+    socket,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@database_sync_to_async
+def rest_state(token: str, attempt_id: int) -> dict:
+    client = APIClient()
+    client.cookies[COOKIE_NAME] = token
+    return client.get(f"/api/attempts/{attempt_id}/").json()
+
+
+@database_sync_to_async
+def rest_move(token: str, attempt_id: int, seq: int, move: str) -> dict:
+    client = APIClient()
+    client.cookies[COOKIE_NAME] = token
+    return client.post(f"/api/attempts/{attempt_id}/moves/", {"seq": seq, "move": move}).json()
+
+
+@database_sync_to_async
+def stored(attempt_id: int) -> tuple[list[str], int]:
+    attempt = Attempt.objects.get(pk=attempt_id)
+    return attempt.moves, attempt.next_seq
+
+
+async def alice_playing():
+    alice, token = await a_player("alice")
+    daily = await a_daily()
+    attempt = await an_attempt(alice, daily)
+    return daily, attempt, token
+
+
+def same_state(a: dict, b: dict) -> bool:
+    ignore = {"elapsed_seconds", "revealed", "replayed"}
+    return {k: v for k, v in a.items() if k not in ignore} == {
+        k: v for k, v in b.items() if k not in ignore
+    }
+
+
+async def test_the_player_connects_and_first_gets_the_full_state():
+    _, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+
+    connected, _ = await tab.connect()
+    first = await receive(tab)
+
+    assert connected and first["type"] == "state"
+    assert same_state(first["state"], await rest_state(token, attempt.pk))
+    assert first["state"]["version"] == first["state"]["seq"] == 0
+    await close_all(tab)
+
+
+@pytest.mark.parametrize("who", ["stranger", "nobody", "unknown attempt"])
+async def test_only_the_attempts_player_may_connect(who):
+    _, attempt, _ = await alice_playing()
+    _, bobs_token = await a_player("bob")
+    path = f"/ws/play/{attempt.pk + (1000 if who == 'unknown attempt' else 0)}/"
+    tab = socket(path, None if who == "nobody" else bobs_token)
+
+    connected, code = await tab.connect()
+
+    assert not connected
+    assert code == (
+        sockets.CLOSE_NOT_FOUND if who == "unknown attempt" else sockets.CLOSE_FORBIDDEN
+    )
+
+
+async def test_a_socket_from_another_origin_is_refused():
+    _, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token, origin=b"http://evil.example")
+
+    connected, _ = await tab.connect()
+
+    assert not connected
+
+
+async def test_a_move_answers_the_state_rest_answers_and_a_second_tab_sees_it():
+    daily, attempt, token = await alice_playing()
+    bob, bobs_token = await a_player("bob")
+    bobs_attempt = await an_attempt(bob, daily)
+    tab, second, bobs = (
+        socket(f"/ws/play/{attempt.pk}/", token),
+        socket(f"/ws/play/{attempt.pk}/", token),
+        socket(f"/ws/play/{bobs_attempt.pk}/", bobs_token),
+    )
+    for s in (tab, second, bobs):
+        assert (await s.connect())[0]
+        await receive(s)
+    move = daily.deal.certificate[0]
+
+    await tab.send_json_to({"type": "move", "seq": 0, "move": move})
+    answer = await receive(tab)
+    pushed = await receive(second)
+
+    assert answer["type"] == "state" and answer["state"]["seq"] == 1
+    assert same_state(answer["state"], await rest_state(token, attempt.pk))
+    assert pushed["state"]["seq"] == 1 and same_state(pushed["state"], answer["state"])
+    assert await nothing_more(tab)  # the group's copy of its own move is not sent twice
+    assert await nothing_more(bobs)  # bob's socket hears nothing of alice's game
+    await close_all(tab, second, bobs)
+
+
+async def test_a_move_made_over_rest_reaches_the_socket():
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+
+    await rest_move(token, attempt.pk, 0, daily.deal.certificate[0])
+    pushed = await receive(tab)
+
+    assert pushed["state"]["seq"] == 1 and pushed["state"]["moves_played"] == 1
+    await close_all(tab)
+
+
+async def test_bad_moves_are_errors_that_change_nothing():
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    state = (await receive(tab))["state"]
+    illegal = next(m for m in ["M1>M2", "M2>M3", "C>F", "M1>F", "M3>M4"] if m not in state["legal"])
+
+    await tab.send_json_to({"type": "move", "seq": 5, "move": daily.deal.certificate[0]})
+    wrong_seq = await receive(tab)
+    await tab.send_json_to({"type": "move", "seq": 0, "move": illegal})
+    refused = await receive(tab)
+    await tab.send_json_to({"type": "move", "seq": 0, "move": "Z9>Q"})
+    malformed = await receive(tab)
+    await tab.send_to(text_data="not json")
+    not_json = await receive(tab)
+
+    assert (wrong_seq["type"], wrong_seq["code"], wrong_seq["expected_seq"]) == (
+        "error",
+        "wrong_seq",
+        0,
+    )
+    assert refused["code"] == "illegal_move" and "rule" in refused["detail"]
+    assert malformed["code"] == "malformed_move"
+    assert not_json["code"] == "malformed"
+    assert await stored(attempt.pk) == ([], 0)
+    await close_all(tab)
+
+
+async def test_the_same_seq_twice_is_answered_again_and_stored_once():
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+    move = daily.deal.certificate[0]
+
+    await tab.send_json_to({"type": "move", "seq": 0, "move": move})
+    first = await receive(tab)
+    await tab.send_json_to({"type": "move", "seq": 0, "move": move})
+    again = await receive(tab)
+
+    assert again["state"]["replayed"] is True and again["state"]["seq"] == first["state"]["seq"]
+    assert await stored(attempt.pk) == ([move], 1)
+    await close_all(tab)
+
+
+async def test_a_reconnect_resyncs_and_nothing_is_lost():
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+    await tab.send_json_to({"type": "move", "seq": 0, "move": daily.deal.certificate[0]})
+    await receive(tab)
+    await tab.disconnect()  # the connection drops
+
+    await rest_move(token, attempt.pk, 1, daily.deal.certificate[1])  # played elsewhere meanwhile
+    back = socket(f"/ws/play/{attempt.pk}/", token)
+    await back.connect()
+    first = await receive(back)
+    await back.send_json_to({"type": "resync", "version": 1})
+    resynced = await receive(back)
+
+    assert first["state"]["version"] == resynced["state"]["version"] == 2
+    assert first["state"]["moves_played"] == 2
+    await close_all(back)
+
+
+async def test_the_message_budget_refuses_and_counts_then_recovers(monkeypatch):
+    _, attempt, token = await alice_playing()
+    clock = [1000.0]
+    monkeypatch.setattr(sockets.time, "monotonic", lambda: clock[0])
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+
+    for _ in range(sockets.BUDGET_MESSAGES):
+        await tab.send_json_to({"type": "ping"})
+        assert (await receive(tab))["type"] == "pong"
+    await tab.send_json_to({"type": "ping"})
+    refused = await receive(tab)
+    await tab.send_json_to({"type": "ping"})
+    refused_again = await receive(tab)
+    clock[0] += sockets.BUDGET_SECONDS  # the window moves on
+    await tab.send_json_to({"type": "ping"})
+    after = await receive(tab)
+
+    assert refused["code"] == "rate_limited" and refused["retry_after"] > 0
+    assert refused_again["refused"] == 2
+    assert after["type"] == "pong"
+    await close_all(tab)
+
+
+async def test_a_silent_connection_is_closed_and_leaves_its_group(monkeypatch):
+    daily, attempt, token = await alice_playing()
+    monkeypatch.setattr(sockets.JsonSocket, "idle_seconds", 0.2)
+    monkeypatch.setattr(sockets.JsonSocket, "idle_check_seconds", 0.05)
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+
+    closed = await tab.receive_output(timeout=3)
+
+    assert closed == {"type": "websocket.close", "code": sockets.CLOSE_IDLE}
+    await rest_move(token, attempt.pk, 0, daily.deal.certificate[0])
+    assert await nothing_more(tab)
