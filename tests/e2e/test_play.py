@@ -417,6 +417,15 @@ def test_a_phone_sized_screen_plays_a_move(masterpiece_daily, play_page, live_se
     token = masterpiece_daily.deal.certificate[0]
     click_move(page, "masterpiece", token, state_of(page, live_server_url))
     wait_seq(page, 1)
+    # The four-colour deck is a visible switch, remembered across visits.
+    page.get_by_test_id("four-colour").check()
+    expect(page.locator("#play")).to_have_class(re.compile(r"\bdeck-four\b"))
+    clubs = page.locator(".card.suit-C").first.evaluate("e => getComputedStyle(e).color")
+    spades = page.locator(".card.suit-S").first.evaluate("e => getComputedStyle(e).color")
+    assert clubs != spades
+    page.reload()
+    wait_seq(page, 1)
+    expect(page.get_by_test_id("four-colour")).to_be_checked()
     page.wait_for_timeout(400)
     page.screenshot(path=str(SCREENSHOTS / "play-masterpiece-phone.png"), full_page=True)
 
