@@ -69,6 +69,7 @@ def test_the_site_serves_pages_admin_api_and_hashed_static_files_with_debug_off(
         base = f"http://127.0.0.1:{port}"
         answers = {path: get(base + path) for path in ["/", "/rules/munger/", "/admin/login/"]}
         answers["/api/dailies/"] = get(base + "/api/dailies/")
+        answers["/healthz/"] = get(base + "/healthz/")
         home = answers["/"][2].decode()
         css = re.search(r'href="(/static/frontend/site\.[0-9a-f]{12}\.css)"', home)
         static = get(base + css.group(1)) if css else None
@@ -82,6 +83,8 @@ def test_the_site_serves_pages_admin_api_and_hashed_static_files_with_debug_off(
     for path, (status, _, body) in answers.items():
         assert status == 200, (path, body[:500], server_log)
     assert css is not None, home
+    assert "default-src 'self'" in answers["/"][1]["content-security-policy"]
+    assert b'"status": "ok"' in answers["/healthz/"][2]
     assert static is not None and static[0] == 200
     assert "immutable" in static[1].get("cache-control", "")
     assert missing[0] == 404
