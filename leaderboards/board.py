@@ -1,0 +1,141 @@
+"""A daily's board as the database holds it: the truth that the Redis index mirrors.
+
+The rows are `Attempt.objects.filter(daily=...).on_board()`; `entry_of` turns one into the
+numbers `leaderboards.ranking` orders, `fingerprint` sums the rows in one aggregate query so
+that the index can tell cheaply whether it still mirrors them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Count, QuerySet, Sum
+
+from games.models import Attempt
+from leaderboards import ranking
+
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+ONE_MS = dt.timedelta(milliseconds=1)
+
+#: What a board reads of an attempt.
+ROW_FIELDS = (
+    "id",
+    "player_id",
+    "player__display_name",
+    "daily_id",
+    "status",
+    "move_count",
+    "foundation_cards",
+    "first_move_at",
+    "last_move_at",
+    "finished_at",
+)
+
+#: The fields of a fingerprint, in the order Redis stores them.
+FINGERPRINT_FIELDS = ("rows", "ids", "moves", "cards", "finished")
+
+
+def board_queryset(daily_id: int) -> QuerySet[Attempt]:
+    """The attempts a daily's board ranks (`AttemptQuerySet.on_board`), with their players."""
+    return (
+        Attempt.objects.filter(daily_id=daily_id)
+        .on_board()
+        .select_related("player")
+        .only(*ROW_FIELDS)
+        .order_by()
+    )
+
+
+def finished_ms(moment: dt.datetime | None) -> int | None:
+    """Milliseconds since 1970, exactly (no float on the way).
+
+    >>> finished_ms(dt.datetime(1970, 1, 1, 0, 0, 1, 500, tzinfo=dt.UTC))
+    1000
+    """
+    if moment is None:
+        return None
+    return (moment - EPOCH) // ONE_MS
+
+
+def seconds_of(attempt: Attempt) -> float:
+    """The server-measured time of an attempt (`Attempt.play_seconds`): to the finish, or for
+    an attempt still being played, to its last move (so that a board does not change while
+    nobody moves)."""
+    return attempt.play_seconds(now=attempt.last_move_at or attempt.first_move_at)
+
+
+def entry_of(attempt: Attempt) -> ranking.Entry:
+    """What ranking reads of a board's attempt (a win on a board is a verified win)."""
+    return ranking.entry(
+        attempt_id=attempt.pk,
+        won=attempt.status == Attempt.Status.WON,
+        moves=attempt.move_count,
+        play_seconds=seconds_of(attempt),
+        foundation_cards=attempt.foundation_cards,
+        finished_ms=finished_ms(attempt.finished_at),
+    )
+
+
+def row(rank: int, attempt: Attempt, e: ranking.Entry | None = None) -> dict[str, Any]:
+    """One row of a board, as selectors answer it (JSON-safe: `finished_at` is ISO text)."""
+    e = e or entry_of(attempt)
+    return {
+        "rank": rank,
+        "player": attempt.player.display_name,
+        "attempt_id": attempt.pk,
+        "status": attempt.status,
+        "moves": attempt.move_count,
+        "seconds": e.seconds,
+        "foundation_cards": attempt.foundation_cards,
+        "finished_at": iso(attempt.finished_at),
+    }
+
+
+def iso(moment: dt.datetime | None) -> str | None:
+    """An instant as selectors answer it: ISO 8601 UTC text (JSON-safe for the live side).
+
+    >>> iso(dt.datetime(2026, 12, 1, 8, 30, 0, 123000, tzinfo=dt.UTC))
+    '2026-12-01T08:30:00.123000Z'
+    """
+    if moment is None:
+        return None
+    return moment.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+
+
+def fingerprint(daily_id: int) -> dict[str, int]:
+    """The board's rows summed in one query: count, and sums of ids, moves, foundation cards
+    and finished rows. Any start, move, finish or removal changes it."""
+    sums = (
+        Attempt.objects.filter(daily_id=daily_id)
+        .on_board()
+        .order_by()
+        .aggregate(
+            rows=Count("id"),
+            ids=Sum("id"),
+            moves=Sum("move_count"),
+            cards=Sum("foundation_cards"),
+            finished=Count("finished_at"),
+        )
+    )
+    return {name: int(sums[name] or 0) for name in FINGERPRINT_FIELDS}
+
+
+def fingerprint_of(attempts: list[Attempt]) -> dict[str, int]:
+    """`fingerprint` of rows already read (what a rebuilt index holds)."""
+    return {
+        "rows": len(attempts),
+        "ids": sum(a.pk for a in attempts),
+        "moves": sum(a.move_count for a in attempts),
+        "cards": sum(a.foundation_cards for a in attempts),
+        "finished": sum(1 for a in attempts if a.finished_at is not None),
+    }
+
+
+def ranked(attempts: list[Attempt]) -> list[tuple[int, ranking.Entry, Attempt]]:
+    """Every row of a board in order with its rank, computed here (the database path)."""
+    by_id = {a.pk: a for a in attempts}
+    return [
+        (rank, e, by_id[e.attempt_id])
+        for rank, e in ranking.competition_ranks(entry_of(a) for a in attempts)
+    ]

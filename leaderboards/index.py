@@ -1,0 +1,266 @@
+"""The Redis index of the boards: one sorted set per daily, rebuilt from PostgreSQL.
+
+PostgreSQL is the truth; Redis only makes pages and ranks cheap. Per daily (`keys`):
+
+- `board`: a sorted set, member `ranking.member(entry)`, score `ranking.score(entry)`;
+- `rows`: a hash, attempt id -> "member|moves|cards|finished", so an update can find and
+  remove an attempt's old member;
+- `meta`: the fingerprint of what the set holds (`board.fingerprint`'s fields), kept by the
+  same script that changes the set.
+
+Signal receivers (`leaderboards.receivers`) update one attempt at a time. A read compares the
+stored fingerprint with the database's (one aggregate query); when the index is missing or
+differs (an update lost while Redis was away, a receiver that raced another), the reader
+rebuilds it from the database under a short Redis lock. A reader that does not get the lock,
+or any Redis error, means the board is served from the database: slower, still correct. A
+warning is logged at most once a minute, and Redis is tried again a few seconds later.
+
+Without `REDIS_URL` (the embedded default) there is no index at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import redis
+from django.conf import settings
+
+from leaderboards import board, ranking
+
+logger = logging.getLogger(__name__)
+
+#: What "Redis is not there" looks like.
+REDIS_ERRORS: tuple[type[BaseException], ...] = (redis.exceptions.RedisError, OSError)
+
+#: An index lives this long after its last change; an older board is rebuilt when read.
+TTL_SECONDS = 3 * 24 * 3600
+#: How long a rebuild may hold its lock.
+LOCK_MS = 5_000
+#: After a Redis error, the index is left alone this long (the database serves meanwhile).
+RETRY_SECONDS = 5.0
+#: At most one warning about Redis in this many seconds.
+WARN_EVERY = 60.0
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Health:
+    down_until: dict[str, float] = field(default_factory=dict)
+    warned_at: float | None = None
+
+
+_health = _Health()
+_clients: dict[str, redis.Redis] = {}
+_scripts: dict[int, tuple[Any, Any]] = {}
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Keys:
+    board: str
+    rows: str
+    meta: str
+    lock: str
+
+
+def keys(daily_id: int) -> Keys:
+    """The Redis keys of a daily's index (the one place that names them). The prefix is the
+    `LEADERBOARD_KEY_PREFIX` setting, "patience:lb:" by default."""
+    prefix = getattr(settings, "LEADERBOARD_KEY_PREFIX", "patience:lb:")
+    base = f"{prefix}{int(daily_id)}"
+    return Keys(f"{base}:board", f"{base}:rows", f"{base}:meta", f"{base}:lock")
+
+
+def _url() -> str:
+    return str(getattr(settings, "REDIS_URL", "") or "")
+
+
+def client() -> redis.Redis | None:
+    """The process's Redis client (one pool per URL), or None without Redis or while it is
+    taken to be down."""
+    url = _url()
+    if not url or _health.down_until.get(url, 0.0) > time.monotonic():
+        return None
+    found = _clients.get(url)
+    if found is None:
+        with _lock:
+            found = _clients.get(url)
+            if found is None:
+                found = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+                _clients[url] = found
+    return found
+
+
+def degraded(exc: BaseException) -> None:
+    """Note a Redis failure: the database serves the boards for a few seconds; one warning a
+    minute at most."""
+    now = time.monotonic()
+    _health.down_until[_url()] = now + RETRY_SECONDS
+    if _health.warned_at is None or now - _health.warned_at >= WARN_EVERY:
+        _health.warned_at = now
+        logger.warning("leaderboard index unavailable, boards served from the database: %r", exc)
+
+
+def _guarded(default: T, action: Callable[[redis.Redis], T]) -> T:
+    conn = client()
+    if conn is None:
+        return default
+    try:
+        return action(conn)
+    except REDIS_ERRORS as exc:
+        degraded(exc)
+        return default
+
+
+# -- scripts ---------------------------------------------------------------------------------
+
+# KEYS: board, rows, meta. ARGV: ttl, attempt id, then for a row on the board: score, member,
+# moves, cards, finished (0/1); without them the attempt leaves the board. Does nothing when
+# the index is missing (its next reader rebuilds it). Keeps `meta` the sum of what `rows` holds.
+UPSERT = """
+if redis.call('EXISTS', KEYS[3]) == 0 then return 0 end
+local id = ARGV[2]
+local old = redis.call('HGET', KEYS[2], id)
+if old then
+  local m, mv, c, f = string.match(old, '^([^|]*)|(%d+)|(%d+)|(%d+)$')
+  redis.call('ZREM', KEYS[1], m)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('HINCRBY', KEYS[3], 'rows', -1)
+  redis.call('HINCRBY', KEYS[3], 'ids', '-' .. id)
+  redis.call('HINCRBY', KEYS[3], 'moves', 0 - tonumber(mv))
+  redis.call('HINCRBY', KEYS[3], 'cards', 0 - tonumber(c))
+  redis.call('HINCRBY', KEYS[3], 'finished', 0 - tonumber(f))
+end
+if ARGV[3] then
+  local value = ARGV[4] .. '|' .. ARGV[5] .. '|' .. ARGV[6] .. '|' .. ARGV[7]
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+  redis.call('HSET', KEYS[2], id, value)
+  redis.call('HINCRBY', KEYS[3], 'rows', 1)
+  redis.call('HINCRBY', KEYS[3], 'ids', id)
+  redis.call('HINCRBY', KEYS[3], 'moves', ARGV[5])
+  redis.call('HINCRBY', KEYS[3], 'cards', ARGV[6])
+  redis.call('HINCRBY', KEYS[3], 'finished', ARGV[7])
+end
+for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+return 1
+"""
+
+# KEYS: lock. ARGV: the holder's token. Deletes the lock only if it is still ours.
+UNLOCK = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def _script(conn: redis.Redis) -> tuple[Any, Any]:
+    found = _scripts.get(id(conn))
+    if found is None:
+        found = (conn.register_script(UPSERT), conn.register_script(UNLOCK))
+        _scripts[id(conn)] = found
+    return found
+
+
+def _row_value(e: ranking.Entry, attempt: Any) -> str:
+    finished = 1 if attempt.finished_at is not None else 0
+    return f"{ranking.member(e)}|{attempt.move_count}|{attempt.foundation_cards}|{finished}"
+
+
+# -- writes ----------------------------------------------------------------------------------
+
+
+def attempt_update(*, attempt_id: int, daily_id: int) -> bool:
+    """Put one attempt where it now belongs in its daily's index (or take it off the board).
+    A missing index is left missing. False when Redis could not be reached."""
+
+    def update(conn: redis.Redis) -> bool:
+        attempt = board.board_queryset(daily_id).filter(pk=attempt_id).first()
+        args: list[Any] = [TTL_SECONDS, attempt_id]
+        if attempt is not None:
+            e = board.entry_of(attempt)
+            finished = 1 if attempt.finished_at is not None else 0
+            args += [
+                ranking.score(e),
+                ranking.member(e),
+                attempt.move_count,
+                attempt.foundation_cards,
+                finished,
+            ]
+        k = keys(daily_id)
+        _script(conn)[0](keys=[k.board, k.rows, k.meta], args=args)
+        return True
+
+    return _guarded(False, update)
+
+
+def rebuild(conn: redis.Redis, daily_id: int) -> dict[str, int]:
+    """Write a daily's index afresh from the database, in one transaction; answers the
+    fingerprint it stored."""
+    attempts = list(board.board_queryset(daily_id))
+    k = keys(daily_id)
+    scores: dict[str, int] = {}
+    values: dict[str, str] = {}
+    for attempt in attempts:
+        e = board.entry_of(attempt)
+        scores[ranking.member(e)] = ranking.score(e)
+        values[str(attempt.pk)] = _row_value(e, attempt)
+    stored = board.fingerprint_of(attempts)
+    pipe = conn.pipeline(transaction=True)
+    pipe.delete(k.board, k.rows, k.meta)
+    if scores:
+        pipe.zadd(k.board, scores)
+        pipe.hset(k.rows, mapping=values)
+    pipe.hset(k.meta, mapping=stored)
+    for key in (k.board, k.rows, k.meta):
+        pipe.expire(key, TTL_SECONDS)
+    pipe.execute()
+    return stored
+
+
+def drop(daily_id: int) -> None:
+    """Forget a daily's index (the next reader rebuilds it)."""
+    k = keys(daily_id)
+    _guarded(None, lambda conn: conn.delete(k.board, k.rows, k.meta))
+
+
+# -- reads -----------------------------------------------------------------------------------
+
+
+def _stored_fingerprint(conn: redis.Redis, daily_id: int) -> dict[str, int] | None:
+    raw = conn.hgetall(keys(daily_id).meta)
+    if not raw:
+        return None
+    try:
+        return {name: int(raw[name.encode()]) for name in board.FINGERPRINT_FIELDS}
+    except (KeyError, ValueError):
+        return None
+
+
+def ready(daily_id: int) -> redis.Redis | None:
+    """A client whose index of this daily mirrors the database (rebuilt here when missing or
+    stale), or None: then the caller serves the board from the database."""
+    conn = client()
+    if conn is None:
+        return None
+    try:
+        truth = board.fingerprint(daily_id)
+        if _stored_fingerprint(conn, daily_id) == truth:
+            return conn
+        k = keys(daily_id)
+        token = secrets.token_hex(8)
+        if not conn.set(k.lock, token, nx=True, px=LOCK_MS):
+            return None  # someone is rebuilding it: the database answers this one
+        try:
+            rebuild(conn, daily_id)
+        finally:
+            _script(conn)[1](keys=[k.lock], args=[token])
+        return conn
+    except REDIS_ERRORS as exc:
+        degraded(exc)
+        return None

@@ -1,0 +1,315 @@
+"""Reads of the leaderboards: boards, the day's statistics, players' statistics and streaks.
+
+Keyword-only, no writes. A board is served from the Redis index when it mirrors the database
+(`index.ready`), else from the database itself, ordered by the same rules
+(`leaderboards.ranking`). Everything answered is JSON-safe (instants and dates as ISO text),
+so the live side can send it as it is.
+
+A board row: `{"rank", "player", "attempt_id", "status", "moves", "seconds",
+"foundation_cards", "finished_at"}`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import Avg, Case, Count, F, IntegerField, Sum, When
+
+from games import clock
+from games.models import Attempt, DailyChallenge, Player
+from games.selectors import game_check, ranked_attempt
+from leaderboards import board, index, ranking, streaks
+
+#: A player counts as playing now with a move in the last this long.
+PLAYING_WINDOW = dt.timedelta(minutes=10)
+#: Histogram buckets span this many moves (60-69, 70-79, ...).
+BUCKET_MOVES = 10
+#: Weeks in a player's chart of wins.
+CHART_WEEKS = 12
+
+Row = dict[str, Any]
+
+
+# -- a daily's board -------------------------------------------------------------------------
+
+
+def _index_rows(conn: Any, daily_id: int, start: int, stop: int) -> list[Row]:
+    """Rows from position `start` to `stop` (0-based, included) of the index."""
+    k = index.keys(daily_id)
+    pairs = conn.zrange(k.board, start, stop, withscores=True)
+    if not pairs:
+        return []
+    first = int(pairs[0][1])
+    better = int(conn.zcount(k.board, "-inf", f"({first}"))
+    ids = [ranking.member_attempt_id(m) for m, _ in pairs]
+    attempts = board.board_queryset(daily_id).in_bulk(ids)
+    rows: list[Row] = []
+    rank, previous = better + 1, first
+    for position, ((_, value), attempt_id) in enumerate(zip(pairs, ids, strict=True), start):
+        value = int(value)
+        if value != previous:
+            rank, previous = position + 1, value
+        attempt = attempts.get(attempt_id)
+        if attempt is not None:  # it left the board a moment ago
+            rows.append(board.row(rank, attempt))
+    return rows
+
+
+def _database_board(daily_id: int) -> list[tuple[int, ranking.Entry, Attempt]]:
+    return board.ranked(list(board.board_queryset(daily_id)))
+
+
+def _board_attempt(daily: DailyChallenge, player: Player | None) -> Attempt | None:
+    if player is None or player.pk is None:
+        return None
+    return board.board_queryset(daily.pk).filter(player=player).first()
+
+
+def board_page(*, daily: DailyChallenge, limit: int = 50, offset: int = 0) -> list[Row]:
+    """`limit` rows of the daily's board from position `offset` (0 is the top), in order."""
+    limit, offset = max(0, limit), max(0, offset)
+    if limit == 0:
+        return []
+    conn = index.ready(daily.pk)
+    if conn is not None:
+        try:
+            return _index_rows(conn, daily.pk, offset, offset + limit - 1)
+        except index.REDIS_ERRORS as exc:
+            index.degraded(exc)
+    ranked = _database_board(daily.pk)[offset : offset + limit]
+    return [board.row(rank, attempt, e) for rank, e, attempt in ranked]
+
+
+def board_around(*, daily: DailyChallenge, player: Player | None, radius: int = 5) -> list[Row]:
+    """The player's row with up to `radius` rows above and below; [] when the player has no
+    row on this board."""
+    attempt = _board_attempt(daily, player)
+    if attempt is None:
+        return []
+    radius = max(0, radius)
+    e = board.entry_of(attempt)
+    conn = index.ready(daily.pk)
+    if conn is not None:
+        try:
+            position = conn.zrank(index.keys(daily.pk).board, ranking.member(e))
+            if position is not None:
+                return _index_rows(conn, daily.pk, max(0, position - radius), position + radius)
+        except index.REDIS_ERRORS as exc:
+            index.degraded(exc)
+    ranked = _database_board(daily.pk)
+    position = next(i for i, (_, _, a) in enumerate(ranked) if a.pk == attempt.pk)
+    window = ranked[max(0, position - radius) : position + radius + 1]
+    return [board.row(rank, a, x) for rank, x, a in window]
+
+
+def board_total(*, daily: DailyChallenge) -> int:
+    """How many rows the daily's board has."""
+    conn = index.ready(daily.pk)
+    if conn is not None:
+        try:
+            return int(conn.zcard(index.keys(daily.pk).board))
+        except index.REDIS_ERRORS as exc:
+            index.degraded(exc)
+    return board.board_queryset(daily.pk).count()
+
+
+def player_row(*, daily: DailyChallenge, player: Player | None) -> Row | None:
+    """The player's row on the daily's board, or None."""
+    attempt = _board_attempt(daily, player)
+    if attempt is None:
+        return None
+    e = board.entry_of(attempt)
+    conn = index.ready(daily.pk)
+    if conn is not None:
+        try:
+            better = conn.zcount(index.keys(daily.pk).board, "-inf", f"({ranking.score(e)}")
+            return board.row(int(better) + 1, attempt, e)
+        except index.REDIS_ERRORS as exc:
+            index.degraded(exc)
+    mine = ranking.tie_key(e)
+    others = (board.entry_of(a) for a in board.board_queryset(daily.pk))
+    better = sum(1 for other in others if ranking.tie_key(other) < mine)
+    return board.row(better + 1, attempt, e)
+
+
+def playing_now(*, daily: DailyChallenge) -> int:
+    """Ranked attempts of the daily still being played, with a move in the last 10 minutes."""
+    return (
+        Attempt.objects.filter(daily=daily)
+        .on_board()
+        .started()
+        .filter(status=Attempt.Status.PLAYING, last_move_at__gte=clock.now() - PLAYING_WINDOW)
+        .count()
+    )
+
+
+def race_feed(*, daily: DailyChallenge, limit: int = 20) -> list[Row]:
+    """The latest moving attempts of the daily, newest move first: player, moves, cards on
+    foundations and status (never a card)."""
+    moving = (
+        Attempt.objects.filter(daily=daily)
+        .on_board()
+        .started()
+        .order_by("-last_move_at", "-pk")
+        .values("player__display_name", "move_count", "foundation_cards", "status")
+    )
+    return [
+        {
+            "player": a["player__display_name"],
+            "moves": a["move_count"],
+            "foundation_cards": a["foundation_cards"],
+            "status": a["status"],
+        }
+        for a in moving[: max(0, limit)]
+    ]
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+
+def buckets(moves: Iterable[int], *, width: int = BUCKET_MOVES) -> list[Row]:
+    """A histogram of move counts: consecutive buckets of `width` moves, from the lowest count's
+    bucket to the highest's (empty buckets between included).
+
+    >>> buckets([61, 65, 79, 80])
+    [{'from': 60, 'to': 69, 'count': 2}, {'from': 70, 'to': 79, 'count': 1}, \
+{'from': 80, 'to': 89, 'count': 1}]
+    >>> buckets([])
+    []
+    """
+    counts = Counter(m // width for m in moves)
+    if not counts:
+        return []
+    return [
+        {"from": b * width, "to": b * width + width - 1, "count": counts.get(b, 0)}
+        for b in range(min(counts), max(counts) + 1)
+    ]
+
+
+def day_distribution(*, daily: DailyChallenge, player: Player | None = None) -> dict[str, Any]:
+    """The move counts of the daily's verified ranked wins, bucketed for a histogram, and the
+    par when `player` may see it (`DailyChallenge.par_shown`: finished, or the day is over)."""
+    moves = list(
+        Attempt.objects.filter(daily=daily).on_board().wins().values_list("move_count", flat=True)
+    )
+    mine = ranked_attempt(daily=daily, player=player)
+    shown = daily.par_shown(finished=mine is not None and mine.is_finished)
+    return {
+        "buckets": buckets(moves),
+        "wins": len(moves),
+        "par": daily.deal.par if shown else None,
+    }
+
+
+def _week_start(day: dt.date) -> dt.date:
+    return day - dt.timedelta(days=day.weekday())
+
+
+def weekly_wins(days: Iterable[dt.date], *, today: dt.date, weeks: int = CHART_WEEKS) -> list[Row]:
+    """Wins per week (weeks start on Monday) for the last `weeks` weeks, oldest first, this
+    week included.
+
+    >>> today = dt.date(2026, 12, 1)  # a Tuesday
+    >>> weekly_wins([today, dt.date(2026, 11, 30), dt.date(2026, 11, 29)], today=today, weeks=2)
+    [{'week': '2026-11-23', 'wins': 1}, {'week': '2026-11-30', 'wins': 2}]
+    """
+    this_week = _week_start(today)
+    counts = Counter(_week_start(day) for day in days)
+    starts = [this_week - dt.timedelta(weeks=n) for n in range(weeks - 1, -1, -1)]
+    return [{"week": start.isoformat(), "wins": counts.get(start, 0)} for start in starts]
+
+
+def _mean(values: list[int]) -> float | None:
+    return round(sum(values) / len(values), 2) if values else None
+
+
+def player_stats(*, player: Player, game: str | None = None) -> dict[str, Any]:
+    """A player's record on ranked dailies (of `game`, or of both): played (at least one
+    move), won, win rate, streaks, average moves over par and a histogram of moves on wins,
+    and wins per week over the last 12 weeks."""
+    if game is not None:
+        game_check(game)
+    played = Attempt.objects.filter(player=player).on_board().started()
+    if game is not None:
+        played = played.filter(game=game)
+    wins = list(played.wins().values_list("move_count", "daily__deal__par", "daily__date"))
+    count = played.count()
+    today = clock.today()
+    streak = streaks.streak((day for _, _, day in wins), today=today)
+    return {
+        "game": game,
+        "played": count,
+        "won": len(wins),
+        "win_rate": round(len(wins) / count, 4) if count else None,
+        "current_streak": streak.current,
+        "best_streak": streak.best,
+        "last_win": streak.last_win.isoformat() if streak.last_win else None,
+        "avg_moves_over_par": _mean([m - par for m, par, _ in wins if par is not None]),
+        "moves_distribution": buckets(m for m, _, _ in wins),
+        "weekly_wins": weekly_wins((day for _, _, day in wins), today=today),
+    }
+
+
+def all_time_board(*, game: str | None = None, limit: int = 50) -> list[Row]:
+    """Players by verified ranked wins (of `game`, or of both), then by average moves over
+    par (lower first; none last), with their streaks. Ties share a rank.
+
+    The average counts only the wins of days that are over: a par is never shown, not even
+    through an average, while its day's board is still being played.
+    """
+    if game is not None:
+        game_check(game)
+    wins = Attempt.objects.on_board().wins()
+    if game is not None:
+        wins = wins.filter(daily__game=game)
+    over = Case(
+        When(
+            daily__date__lt=clock.today(),
+            daily__deal__par__isnull=False,
+            then=F("move_count") - F("daily__deal__par"),
+        ),
+        output_field=IntegerField(),
+    )
+    leaders = list(
+        wins.order_by()
+        .values("player_id", "player__display_name")
+        .annotate(wins=Count("id"), over_sum=Sum(over), over_n=Count(over), over_avg=Avg(over))
+        .order_by("-wins", F("over_avg").asc(nulls_last=True), "player_id")[: max(0, limit)]
+    )
+    days = streaks.win_days(player_ids=[row["player_id"] for row in leaders], game=game)
+    today = clock.today()
+    out: list[Row] = []
+    previous: tuple[int, Fraction | None] | None = None
+    for position, leader in enumerate(leaders, 1):
+        average = Fraction(leader["over_sum"], leader["over_n"]) if leader["over_n"] else None
+        key = (leader["wins"], average)
+        rank = out[-1]["rank"] if key == previous else position
+        previous = key
+        streak = streaks.streak(days.get(leader["player_id"], ()), today=today)
+        out.append(
+            {
+                "rank": rank,
+                "player": leader["player__display_name"],
+                "wins": leader["wins"],
+                "current_streak": streak.current,
+                "best_streak": streak.best,
+                "avg_moves_over_par": round(float(average), 2) if average is not None else None,
+            }
+        )
+    return out
+
+
+def streak_of(*, player: Player, game: str | None = None) -> dict[str, Any]:
+    """A player's current and best streak (`leaderboards.streaks`), JSON-safe."""
+    if game is not None:
+        game_check(game)
+    s = streaks.player_streak(player=player, game=game)
+    return {
+        "current": s.current,
+        "best": s.best,
+        "last_win": s.last_win.isoformat() if s.last_win else None,
+    }
