@@ -255,11 +255,18 @@ class PlayerToken(models.Model):
 
 class AttemptQuerySet(models.QuerySet):
     def on_board(self) -> AttemptQuerySet:
-        """The attempts a daily's board counts: ranked, not disqualified, and either still
-        being played (every move was checked) or finished with a verified result."""
-        return self.filter(ranked=True, disqualified=False).filter(
-            Q(status=Attempt.Status.PLAYING) | Q(verified=True)
+        """The attempts a daily's board counts: ranked, not disqualified, not held for review,
+        and either still being played (every move was checked) or finished with a verified
+        result."""
+        return (
+            self.filter(ranked=True, disqualified=False)
+            .exclude(review=Attempt.Review.HELD)
+            .filter(Q(status=Attempt.Status.PLAYING) | Q(verified=True))
         )
+
+    def held(self) -> AttemptQuerySet:
+        """Finished ranked results held for an admin's review (games/fairplay.py)."""
+        return self.filter(review=Attempt.Review.HELD, disqualified=False)
 
     def wins(self) -> AttemptQuerySet:
         """Verified wins (combine with `on_board` for the ranked ones)."""
@@ -282,6 +289,11 @@ class Attempt(models.Model):
         PLAYING = "playing"
         WON = "won"
         RESIGNED = "resigned"
+
+    class Review(models.TextChoices):
+        NONE = "", "not held"
+        HELD = "held", "held for review"
+        APPROVED = "approved", "approved after review"
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="attempts")
     game = models.CharField(max_length=16, choices=GameName.choices)
@@ -321,6 +333,12 @@ class Attempt(models.Model):
         related_name="disqualified_attempts",
     )
     disqualified_at = models.DateTimeField(null=True, blank=True)
+    review = models.CharField(max_length=10, choices=Review.choices, default="", blank=True)
+    held_reasons = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The fair-play checks the result tripped: [{rule, detail}] (games/fairplay.py).",
+    )
 
     objects = AttemptQuerySet.as_manager()
 
@@ -361,3 +379,26 @@ class Attempt(models.Model):
             return 0.0
         end = self.finished_at or now or clock.now()
         return round(max(0.0, (end - self.first_move_at).total_seconds()), 3)
+
+
+class ReviewDecision(models.Model):
+    """An admin's decision on a held result: approved (ranked) or disqualified (with a reason
+    the player sees). Kept as a record, one row per decision."""
+
+    class Decision(models.TextChoices):
+        APPROVED = "approved"
+        DISQUALIFIED = "disqualified"
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="decisions")
+    decision = models.CharField(max_length=12, choices=Decision.choices)
+    reason = models.TextField(blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    decided_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-decided_at"]
+
+    def __str__(self) -> str:
+        return f"{self.attempt}: {self.decision}"
