@@ -18,10 +18,13 @@ RUN /opt/venv/bin/pip install -r /tmp/requirements.txt
 # --- Runtime stage ---------------------------------------------------------------------------------
 FROM python:3.11-slim AS runtime
 
+# STATIC_MANIFEST=true: the app serves the hashed, compressed copies collected below (long-cached
+# by browsers); the build step and the running containers must agree on it.
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
-    DJANGO_SETTINGS_MODULE=config.settings
+    DJANGO_SETTINGS_MODULE=config.settings \
+    STATIC_MANIFEST=true
 
 # The processes run as "app", which cannot change the code. Its home is writable (gunicorn keeps
 # its control socket there); /var/lib/celery-beat holds beat's schedule file (a volume in

@@ -31,11 +31,11 @@ $(DEV_STAMP): requirements.txt requirements-dev.txt
 
 # Serves HTTP and WebSocket on http://$(HOST):$(PORT) with the embedded defaults (SQLite,
 # in-memory channel layer, eager Celery) unless DATABASE_URL / REDIS_URL are set. It collects
-# the static files first, since outside DEBUG the app serves the hashed copies that collectstatic
-# makes (a missing manifest entry is an error). Then it makes sure today's and tomorrow's dailies
-# exist, so you can play at once: on a fresh database that deals and solves candidates (well
-# under a minute: few candidates per day, the closest difficulty if none fits the weekday,
-# docs/scheduling.md); afterwards it keeps what is there.
+# the static files first, so that STATIC_MANIFEST=true (hashed copies, as in production) works
+# too. Then it makes sure today's and tomorrow's dailies exist, so you can play at once: on a
+# fresh database that deals and solves candidates (well under a minute: few candidates per day,
+# the closest difficulty if none fits the weekday, docs/scheduling.md); afterwards it keeps
+# what is there.
 run: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0

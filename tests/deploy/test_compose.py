@@ -566,6 +566,13 @@ def test_image_installs_the_production_requirements_only():
     assert "requirements-dev.txt" in DOCKERIGNORE.read_text().split()
 
 
+def test_image_serves_the_static_files_it_collected():
+    # collectstatic at build and the running app use the same storage: the hashed copies.
+    envs = " ".join(i.args for i in final_stage() if i.keyword == "ENV")
+    assert re.search(r"(^|\s)STATIC_MANIFEST=true(\s|$)", envs)
+    assert not any(i.keyword == "ENV" and "STATIC_ROOT" in i.args for i in final_stage())
+
+
 def test_image_collects_static_files_with_a_throwaway_key():
     runs = [i.args for i in final_stage() if i.keyword == "RUN"]
     collect = [run for run in runs if "manage.py collectstatic" in run]
