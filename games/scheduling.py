@@ -22,7 +22,8 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,9 @@ CANDIDATES = 12
 #: empty until the next run (a third of random Munger deals are winnable, most Masterpiece ones).
 CANDIDATES_MAX = 40
 KEPT, REUSED, DEALT, CLOSEST, EMPTY = "kept", "reused", "dealt", "closest", "empty"
+
+#: Hears a line of progress for people waiting (the `schedule_dailies` command prints them).
+Progress = Callable[[str], None]
 
 
 # -- choosing: pure functions ---------------------------------------------------------------
@@ -133,7 +137,11 @@ class DayOutcome:
 
 
 def dailies_ensure(
-    *, days: int = 7, today: dt.date | None = None, candidates: int = CANDIDATES
+    *,
+    days: int = 7,
+    today: dt.date | None = None,
+    candidates: int = CANDIDATES,
+    progress: Progress | None = None,
 ) -> list[DayOutcome]:
     """Make sure each game has a daily, with an approved and certified deal, on each of the
     `days` UTC dates from `today` (the server's today by default). Days that have one keep it.
@@ -143,7 +151,7 @@ def dailies_ensure(
     for offset in range(days):
         date = start + dt.timedelta(days=offset)
         for game in GameName.values:
-            outcome = daily_ensure(game=game, date=date, candidates=candidates)
+            outcome = daily_ensure(game=game, date=date, candidates=candidates, progress=progress)
             logger.info(
                 "%s %s: %s %s", date, game, outcome.action, outcome.deal.pk if outcome.deal else "-"
             )
@@ -151,8 +159,11 @@ def dailies_ensure(
     return outcomes
 
 
-def daily_ensure(*, game: str, date: dt.date, candidates: int = CANDIDATES) -> DayOutcome:
-    """One game and one date of `dailies_ensure`."""
+def daily_ensure(
+    *, game: str, date: dt.date, candidates: int = CANDIDATES, progress: Progress | None = None
+) -> DayOutcome:
+    """One game and one date of `dailies_ensure`. `progress`, if given, hears a line per new
+    candidate dealt and solved (what the first start of `make run` shows)."""
     kept = _kept(game, date)
     if kept is not None:
         return kept
@@ -171,7 +182,15 @@ def daily_ensure(*, game: str, date: dt.date, candidates: int = CANDIDATES) -> D
             return kept
         dealt += 1
         deal = _candidate_deal(game)
-        if deal is None or not _candidate_solve(deal):
+        began = time.perf_counter()
+        ok = deal is not None and _candidate_solve(deal)
+        if progress is not None and deal is not None:
+            verdict = f"difficulty {deal.difficulty}" if ok else deal.solver_status
+            progress(
+                f"{date.isoformat()} {game}: candidate {dealt} (seed {deal.seed}) "
+                f"{verdict} in {time.perf_counter() - began:.1f} s"
+            )
+        if not ok:
             continue
         solved += 1
         if difficulty_fits(deal.difficulty, date):
@@ -214,9 +233,7 @@ def _candidate_deal(game: str) -> Deal | None:
 
 def _candidate_solve(deal: Deal) -> bool:
     """Solve a new candidate here and now; reject it if it cannot be won. True if solved."""
-    status = services.deal_solve(
-        deal_id=deal.pk, time_limit=candidate_seconds(deal.game)
-    )
+    status = services.deal_solve(deal_id=deal.pk, time_limit=candidate_seconds(deal.game))
     deal.refresh_from_db()
     if status == Deal.SolverStatus.UNSOLVABLE:
         services.deal_reject(deal=deal)

@@ -79,3 +79,10 @@ def pytest_terminal_summary(
     )
     for nodeid, reason in _skipped:
         terminalreporter.line(f"SKIPPED {nodeid}: {reason}")
+
+
+@pytest.fixture(autouse=True)
+def _no_daily_supply_on_requests(settings):
+    """Requests do not prepare the coming dailies in tests (games/supply.py), except in the
+    tests of that very behaviour, which set `settings.DAILY_SUPPLY` themselves."""
+    settings.DAILY_SUPPLY = "off"

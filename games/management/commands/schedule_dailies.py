@@ -64,7 +64,19 @@ class Command(BaseCommand):
             raise CommandError("--days and --candidates take a number from 1.")
         began = time.perf_counter()
         outcomes = []
-        for outcome in scheduling.dailies_ensure(days=days, candidates=candidates):
+        self.stdout.write(
+            f"Making sure each game has a daily on the next {days} day(s): a day without one "
+            f"gets a deal from the pool, or new deals are dealt and solved (up to {candidates} "
+            "per day before taking the closest difficulty)."
+        )
+
+        def progress(line: str) -> None:
+            self.stdout.write(f"  {line}")
+            self.stdout.flush()
+
+        for outcome in scheduling.dailies_ensure(
+            days=days, candidates=candidates, progress=progress
+        ):
             outcomes.append(outcome)
             self.stdout.write(outcome_line(outcome))
         counts = Counter(outcome.action for outcome in outcomes)
