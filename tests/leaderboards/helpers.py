@@ -28,13 +28,14 @@ def result(
     player: Player | None = None,
 ) -> Attempt:
     """A ranked attempt started for real, then given exact numbers: `moves` moves over
-    `seconds` seconds from its first move, finished at `finished_at` (or at the last move)."""
+    `seconds` seconds from its first move to its last, which is `finished_at` (default: half
+    an hour ago) and, unless still playing, its finish."""
     player = player or factories.player(name or f"p{next(_names)}")
     attempt, _ = services.attempt_start(player=player, daily=daily)
-    first = clock.now() - dt.timedelta(hours=1)
-    last = first + dt.timedelta(seconds=seconds)
+    last = finished_at or clock.now() - dt.timedelta(minutes=30)
+    first = last - dt.timedelta(seconds=seconds)
     won = status == Attempt.Status.WON
-    finished = None if status == Attempt.Status.PLAYING else (finished_at or last)
+    finished = None if status == Attempt.Status.PLAYING else last
     Attempt.objects.filter(pk=attempt.pk).update(
         status=status,
         move_count=moves,
