@@ -5,8 +5,10 @@ links and a phone-sized screen. Screenshots go to docs/screenshots/."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -224,3 +226,97 @@ def test_me_page_draws_the_charts_with_their_tables(
 def _screens() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+BOARD = {
+    "game": "munger",
+    "total": 4,
+    "rows": [
+        {
+            "rank": 1,
+            "player": "Ann",
+            "status": "won",
+            "moves": 80,
+            "seconds": 300,
+            "foundation_cards": 52,
+            "finished_at": None,
+            "you": False,
+        },
+        {
+            "rank": 2,
+            "player": "Ben",
+            "status": "won",
+            "moves": 90,
+            "seconds": 400,
+            "foundation_cards": 52,
+            "finished_at": None,
+            "you": True,
+        },
+        {
+            "rank": 2,
+            "player": "Cy",
+            "status": "won",
+            "moves": 90,
+            "seconds": 400,
+            "foundation_cards": 52,
+            "finished_at": None,
+            "you": False,
+        },
+        {
+            "rank": 4,
+            "player": "Di",
+            "status": "playing",
+            "moves": 12,
+            "seconds": 60,
+            "foundation_cards": 9,
+            "finished_at": None,
+            "you": False,
+        },
+    ],
+}
+
+
+def test_board_shows_shared_ranks_your_row_and_the_live_race(
+    e2e_page, live_server_url, dailies, screenshot
+):
+    page = e2e_page
+    today = dailies["munger"]["date"]
+    body = json.dumps({**BOARD, "date": today})
+    page.route(
+        "**/api/leaderboards/munger/*/**",
+        lambda route: route.fulfill(status=200, content_type="application/json", body=body),
+    )
+    sockets: list[Any] = []
+
+    def on_socket(socket: Any) -> None:
+        sockets.append(socket)
+        live = {"player": "Di", "moves": 13, "foundation_cards": 10, "status": "playing"}
+        socket.send(
+            json.dumps(
+                {
+                    "type": "snapshot",
+                    "version": 1,
+                    "board": {"top": BOARD["rows"], "total": 4},
+                    "playing_now": 3,
+                    "feed": [live],
+                }
+            )
+        )
+
+    page.route_web_socket(re.compile(r".*/ws/daily/munger/.*"), on_socket)
+
+    page.goto(f"{live_server_url}/board/munger/{today}/")
+
+    ranks = page.locator("#ranks-body td.rank")
+    expect(ranks).to_have_count(4)
+    numbers = [re.search(r"\d+", text).group() for text in ranks.all_inner_texts()]
+    assert numbers == ["1", "2", "2", "4"]
+    mine = page.locator("#ranks-body tr[aria-current='true']")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("Ben")
+    expect(mine).to_contain_text("you")  # a word, not a colour only
+    expect(page.locator("#ranks-body tr").nth(1)).to_contain_text("tied")
+    expect(page.locator("#playing-now")).to_have_text("3")
+    expect(page.locator("#race-feed li")).to_contain_text(["Di: 10 cards"])
+    assert sockets, "the page opened the daily's socket"
+    screenshot(page, "board-live.png")
