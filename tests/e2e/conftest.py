@@ -6,7 +6,8 @@ The live server
     settings: DEBUG=false, HTTPS=false (plain HTTP on loopback), ALLOWED_HOSTS=127.0.0.1,localhost,
     a strong random SECRET_KEY made for this run, STATIC_MANIFEST=false (static files straight
     from the apps' folders, no collectstatic), and REDIS_URL passed through when set, so the
-    channel layer is the real one.
+    channel layer is the real one. The throttles on creating guests and accounts are raised,
+    since every test browser has the same address.
 
     Its database is a dedicated SQLite file in a temporary folder, made by `manage.py migrate`
     before the server starts, and deleted at the end. Why not pytest-django's test database: on
@@ -120,6 +121,10 @@ def _server_env(database: Path, port: int) -> dict[str, str]:
     )
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]
+    # Every test browser comes from 127.0.0.1: creating guests and accounts is throttled per
+    # address, which the tests would otherwise share (with Redis, across runs too).
+    for scope in ("GUESTS_IP", "GUESTS_NET", "ACCOUNTS_IP"):
+        env.setdefault(f"THROTTLE_{scope}", "1000/min")
     return env
 
 

@@ -320,3 +320,22 @@ def test_board_shows_shared_ranks_your_row_and_the_live_race(
     expect(page.locator("#race-feed li")).to_contain_text(["Di: 10 cards"])
     assert sockets, "the page opened the daily's socket"
     screenshot(page, "board-live.png")
+
+
+def test_an_account_is_offered_and_keeps_the_guests_results(e2e_page, live_server_url, dailies):
+    page = e2e_page
+    page.goto(f"{live_server_url}/")
+    page.get_by_label("Your name").fill("Future Member")
+    page.get_by_role("button", name="Start playing").click()
+    expect(page.locator(".hello")).to_contain_text("Future Member")
+
+    page.get_by_role("link", name=re.compile("Keep your streaks")).click()
+    expect(page.locator("h1")).to_have_text("Account")
+    form = page.locator("#register-form")
+    form.get_by_label("Username").fill("future_member")
+    form.get_by_label("Password").fill("a long and unusual passphrase 42")
+    form.get_by_role("button", name="Create the account").click()
+
+    expect(page).to_have_url(re.compile(r"/me/$"))
+    expect(page.locator(".lead")).to_contain_text("Future Member")
+    expect(page.locator(".lead")).to_contain_text("Your account keeps your streaks")
