@@ -96,7 +96,8 @@ def test_schedule_dailies_prints_what_it_chose_and_what_it_kept(travel):
 
     out = run("schedule_dailies", "--days", "2")
 
-    lines = out.splitlines()
+    header, *lines = out.splitlines()
+    assert header.startswith("Making sure each game has a daily on the next 2 day(s)")
     assert len(lines) == 5
     assert lines[0].startswith(f"2026-11-30 Mon munger      kept    deal {admins.deal.pk} (seed ")
     assert lines[0].endswith("approved by an admin")
@@ -113,12 +114,25 @@ def test_schedule_dailies_prints_what_it_chose_and_what_it_kept(travel):
     assert lines[4].endswith(": kept 1, reused 3")
     assert DailyChallenge.objects.count() == 4
 
-    again = run("schedule_dailies", "--days", "2").splitlines()
+    again = run("schedule_dailies", "--days", "2").splitlines()[1:]
 
     assert again[-1].endswith(": kept 4")
     assert all(" kept " in line for line in again[:-1])
     assert again[1].endswith("fits 1-2; approved by an admin")
     assert again[2].endswith("fits 2; approved by the scheduler")
+
+
+@pytest.mark.django_db
+def test_schedule_dailies_says_what_it_deals_as_it_goes(travel, monkeypatch):
+    travel(MONDAY)
+    factories.daily("munger", MONDAY.date())
+    seeds = iter([5, 1])  # an unwinnable Masterpiece deal, then a winnable one
+    monkeypatch.setattr(scheduling, "seed_new", lambda game: next(seeds))
+
+    lines = run("schedule_dailies", "--days", "1", "--candidates", "1").splitlines()
+
+    assert lines[1].startswith("  2026-11-30 masterpiece: candidate 1 (seed 5) unsolvable in ")
+    assert lines[2].startswith("  2026-11-30 masterpiece: candidate 2 (seed 1) difficulty ")
 
 
 @pytest.mark.django_db
