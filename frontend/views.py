@@ -286,6 +286,12 @@ def play_day(request: HttpRequest, game: str, date: str) -> HttpResponse:
 # -- board -------------------------------------------------------------------------------------
 
 
+def _day_with_daily(game: str, day: dt.date) -> dt.date | None:
+    """`day` when `game` had a published daily then (a board worth linking to), else None."""
+    exists = DailyChallenge.objects.filter(game=game, date=day, published=True).exists()
+    return day if exists else None
+
+
 @require_safe
 @localized
 def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
@@ -315,14 +321,8 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
         "day": day,
         "today": today,
         "is_today": day == today,
-        "previous_day": (
-            day - dt.timedelta(days=1)
-            if DailyChallenge.objects.filter(
-                game=game, date=day - dt.timedelta(days=1), published=True
-            ).exists()
-            else None
-        ),
-        "next_day": day + dt.timedelta(days=1) if day < today else None,
+        "previous_day": _day_with_daily(game, day - dt.timedelta(days=1)),
+        "next_day": _day_with_daily(game, day + dt.timedelta(days=1)) if day < today else None,
         "summary": summary,
         "difficulty": difficulty_info(summary["difficulty"]) if summary else None,
         "config": {
