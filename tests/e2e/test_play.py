@@ -3,86 +3,59 @@ dragging and with the keyboard, following the deal's certificate; the page survi
 springs an illegal drop back with the server's reason, never shows a face-down card, and plays
 on a phone-sized screen.
 
-They drive Debian's Chromium through Playwright (never a downloaded browser) against a live
-server, and save screenshots of the play pages to docs/screenshots/.
+They use the live server and the browser of tests/e2e/conftest.py (uvicorn, so moves go over
+the play socket; Debian's Chromium) and save screenshots of the play pages to docs/screenshots/.
+Each test's page is a new browser context, so a new guest with an attempt of its own at
+today's dailies.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.engine.replay import replay
-from games.models import Attempt
-from tests.games import factories
 
-CHROMIUM = Path(os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
-]
-
-# Playwright's sync API runs an event loop in this thread; the test's own database reads (the
-# daily's certificate, the attempt's history) are plain synchronous calls.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 
-
-# -- fixtures: a live server and a browser page (used when the e2e conftest has none) -----------
+CERTIFICATE = """
+import json
+from games import clock
+from games.models import DailyChallenge
+daily = DailyChallenge.objects.get(game=%r, date=clock.today())
+print(json.dumps(daily.deal.certificate))
+"""
+ATTEMPT = """
+import json
+from games.models import Attempt
+attempt = Attempt.objects.get(pk=%d)
+print(json.dumps({"status": attempt.status, "moves": attempt.moves}))
+"""
 
 
 @pytest.fixture(scope="module")
-def _browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+def dailies(make_dailies) -> dict[str, Any]:
+    return make_dailies()
+
+
+@pytest.fixture(scope="module")
+def certificates(dailies, server_python) -> dict[str, list[str]]:
+    return {game: server_python(CERTIFICATE % game) for game in ("munger", "masterpiece")}
 
 
 @pytest.fixture
-def live_server_url(live_server, settings) -> str:
-    # Static files straight from the apps' folders: no collectstatic manifest needed.
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    return live_server.url
-
-
-@pytest.fixture
-def e2e_page(_browser) -> Iterator[Any]:
-    context = _browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-
-
-@pytest.fixture
-def play_page(e2e_page, live_server_url):
+def play_page(e2e_page, live_server_url, dailies):
     """A way to open a game's daily of today on the page; afterwards, checks that the page
     broke no Content-Security-Policy rule and threw no script error."""
     problems: list[str] = []
@@ -93,6 +66,8 @@ def play_page(e2e_page, live_server_url):
             problems.append(message.text) if "Content Security Policy" in message.text else None
         ),
     )
+    # Tall enough for a drag from Masterpiece's bottom row to its top one.
+    e2e_page.set_viewport_size({"width": 1280, "height": 1000})
 
     def open_game(game: str) -> Any:
         e2e_page.goto(f"{live_server_url}/play/{game}/")
@@ -298,16 +273,6 @@ def check_end(page, game_title: str) -> None:
 # -- the tests --------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def munger_daily(transactional_db):
-    return factories.daily("munger")
-
-
-@pytest.fixture
-def masterpiece_daily(transactional_db):
-    return factories.daily("masterpiece")
-
-
 def hidden_cards(game: str, deal: str, moves: list[str]) -> set[str]:
     """The codes of the cards a Munger player cannot see after `moves`."""
     position = replay(game, deal, moves).game
@@ -321,18 +286,22 @@ def hidden_cards(game: str, deal: str, moves: list[str]) -> set[str]:
 
 
 def test_munger_daily_played_to_a_win_shows_no_face_down_card(
-    munger_daily, play_page, live_server_url
+    dailies, certificates, e2e_page, play_page, live_server_url, server_python
 ):
-    deal = munger_daily.deal
-    deal_string = deal.deal_string
-    bodies: list[str] = []
+    deal_string = dailies["munger"]["deal"]
+    received: list[str] = []  # every API answer and every socket message, as text
 
     def keep(response) -> None:
         if "/api/" in response.url:
             # A redirect or an aborted request has no body.
             with contextlib.suppress(Exception):
-                bodies.append(response.text())
+                received.append(response.text())
 
+    def watch(socket) -> None:
+        socket.on("framereceived", lambda payload: received.append(str(payload)))
+
+    e2e_page.on("response", keep)
+    e2e_page.on("websocket", watch)
     page = play_page("munger")
     # The stock is full and half the tableau face down: none of those cards is in the page.
     start_hidden = hidden_cards("munger", deal_string, [])
@@ -344,60 +313,70 @@ def test_munger_daily_played_to_a_win_shows_no_face_down_card(
     expect(page.locator('[data-pile="S"] .badge')).to_have_text("17")
     expect(page.locator('[data-pile="R"] [data-card]')).to_have_count(7)
 
-    page.on("response", keep)
-    play_to_win(page, live_server_url, "munger", list(deal.certificate), shot="munger")
+    play_to_win(page, live_server_url, "munger", certificates["munger"], shot="munger")
     page.wait_for_timeout(400)
     page.screenshot(path=str(SCREENSHOTS / "end-munger.png"), full_page=True)
     check_end(page, "Munger")
 
-    attempt = Attempt.objects.get(pk=int(page.locator("#board").get_attribute("data-attempt")))
-    assert attempt.status == Attempt.Status.WON
+    attempt = server_python(ATTEMPT % int(page.locator("#board").get_attribute("data-attempt")))
+    assert attempt["status"] == "won"
     checked = 0
-    for body in bodies:
+    for text in received:
         try:
-            data = json.loads(body)
+            data = json.loads(text)
         except ValueError:
             continue
+        if isinstance(data, dict) and isinstance(data.get("state"), dict):
+            data = data["state"]  # a socket message
         if not isinstance(data, dict) or "seq" not in data or "view" not in data:
             continue
-        secret = hidden_cards("munger", deal_string, attempt.moves[: data["seq"]])
-        leaked = {code for code in secret if f'"{code}"' in body}
+        secret = hidden_cards("munger", deal_string, attempt["moves"][: data["seq"]])
+        leaked = {code for code in secret if f'"{code}"' in text}
         assert not leaked, f"seq {data['seq']} sent face-down cards {leaked}"
         checked += 1
-    assert checked >= len(deal.certificate) // 2
+    assert checked >= len(certificates["munger"]) // 2  # the finish plays many moves at once
 
 
-def test_masterpiece_daily_played_to_a_win(masterpiece_daily, play_page, live_server_url):
+def test_masterpiece_daily_played_to_a_win(certificates, play_page, live_server_url):
     page = play_page("masterpiece")
     expect(page.locator('[data-pile="F"] [data-card]')).to_have_count(4)
     for row in ("M1", "M8", "A1", "A2"):
         assert page.locator(f'[data-pile="{row}"] [data-card]').count() in (4, 5)
-    play_to_win(page, live_server_url, "masterpiece", list(masterpiece_daily.deal.certificate),
-                shot="masterpiece")  # fmt: skip
+    play_to_win(
+        page, live_server_url, "masterpiece", certificates["masterpiece"], shot="masterpiece"
+    )
     expect(page.locator(".direction")).to_have_attribute("data-direction", re.compile("up|down"))
     page.wait_for_timeout(400)
     page.screenshot(path=str(SCREENSHOTS / "end-masterpiece.png"), full_page=True)
     check_end(page, "Masterpiece")
 
 
-def test_an_illegal_drop_springs_back_with_the_servers_reason(
-    munger_daily, play_page, live_server_url
-):
+def drag_to(page, source, target) -> None:
+    """Drags with the mouse from a card's visible corner to the middle of a pile."""
+    start = source.bounding_box()
+    box = target.bounding_box()
+    page.mouse.move(start["x"] + start["width"] - 5, start["y"] + 10)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
+    page.mouse.up()
+
+
+def test_an_illegal_drop_springs_back_with_the_servers_reason(play_page, live_server_url):
     page = play_page("munger")
     state = state_of(page, live_server_url)
     legal = set(state["legal"])
-    source = page.locator('[data-pile="R"] [data-card]').last
     target = next(f"T{k}" for k in range(1, 8) if f"R>T{k}" not in legal)
+    source = page.locator('[data-pile="R"] [data-card]').last
     before = source.bounding_box()
-    box = page.locator(f'[data-pile="{target}"]').bounding_box()
-    with page.expect_response(lambda r: "/moves/" in r.url) as answer:
-        page.mouse.move(before["x"] + before["width"] - 5, before["y"] + 10)
-        page.mouse.down()
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
-        page.mouse.up()
-    response = answer.value
-    assert response.status == 422
-    reason = response.json()["detail"]
+    drag_to(page, source, page.locator(f'[data-pile="{target}"]'))
+    # The server's reason for that move (asking again changes nothing: it is refused).
+    attempt = page.locator("#board").get_attribute("data-attempt")
+    answer = page.request.post(
+        f"{live_server_url}/api/attempts/{attempt}/moves/",
+        data={"seq": state["seq"], "move": f"R>{target}"},
+    )
+    assert answer.status == 422
+    reason = answer.json()["detail"]
     expect(page.get_by_test_id("status")).to_have_text(reason)
     assert board_seq(page) == 0
     page.wait_for_timeout(400)  # the spring-back transition
@@ -405,7 +384,7 @@ def test_an_illegal_drop_springs_back_with_the_servers_reason(
     assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
 
 
-def test_a_phone_sized_screen_plays_a_move(masterpiece_daily, play_page, live_server_url):
+def test_a_phone_sized_screen_plays_a_move(certificates, play_page, live_server_url):
     page = play_page("masterpiece")
     page.set_viewport_size({"width": 375, "height": 740})
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -414,7 +393,7 @@ def test_a_phone_sized_screen_plays_a_move(masterpiece_daily, play_page, live_se
         box = page.locator(f'[data-pile="{row}"] [data-card]').last.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 375
         assert box["width"] >= 24 and box["height"] >= 24
-    token = masterpiece_daily.deal.certificate[0]
+    token = certificates["masterpiece"][0]
     click_move(page, "masterpiece", token, state_of(page, live_server_url))
     wait_seq(page, 1)
     # The four-colour deck is a visible switch, remembered across visits.
@@ -426,19 +405,25 @@ def test_a_phone_sized_screen_plays_a_move(masterpiece_daily, play_page, live_se
     page.reload()
     wait_seq(page, 1)
     expect(page.get_by_test_id("four-colour")).to_be_checked()
+    page.get_by_test_id("four-colour").uncheck()
     page.wait_for_timeout(400)
     page.screenshot(path=str(SCREENSHOTS / "play-masterpiece-phone.png"), full_page=True)
 
 
 def test_a_second_tab_converges_undo_counts_and_resign_asks_first(
-    munger_daily, play_page, live_server_url
+    certificates, e2e_page, play_page, live_server_url
 ):
-    certificate = list(munger_daily.deal.certificate)
+    certificate = certificates["munger"]
+    # This tab has no socket (as if it could not connect): it plays over REST and learns of the
+    # other tab's moves only when it asks the server.
+    e2e_page.add_init_script("window.WebSocket = undefined;")
     page = play_page("munger")
+    wait_seq(page, 0)
     click_move(page, "munger", certificate[0], state_of(page, live_server_url))
     wait_seq(page, 1)
 
-    # A second tab of the same attempt (same browser, same player cookie) resumes it.
+    # A second tab of the same attempt (same browser, same player cookie) resumes it, with the
+    # play socket.
     other = page.context.new_page()
     other.goto(f"{live_server_url}/play/munger/")
     wait_seq(other, 1)
@@ -453,10 +438,11 @@ def test_a_second_tab_converges_undo_counts_and_resign_asks_first(
     expect(page.get_by_test_id("status")).to_contain_text("up to date")
     expect(page.get_by_test_id("moves")).to_have_text("2")
 
-    # Undo takes the move back and counts as one.
+    # Undo takes the move back and counts as one; the socket tab follows at once.
     undo.click()
     wait_seq(page, 3)
     expect(page.get_by_test_id("moves")).to_have_text("3")
+    wait_seq(other, 3)
 
     # Resign asks first; "Keep playing" changes nothing.
     page.get_by_test_id("resign").click()
@@ -468,9 +454,6 @@ def test_a_second_tab_converges_undo_counts_and_resign_asks_first(
     expect(page.get_by_test_id("end")).to_contain_text("You resigned.")
     share = page.get_by_test_id("share-text").input_value()
     assert "resigned after 3 moves" in share
-
-    # The other tab learns it when it comes back to the front.
-    other.evaluate("window.dispatchEvent(new Event('focus'))")
     expect(other.locator("#board")).to_have_attribute("data-status", "resigned")
 
 
@@ -518,10 +501,10 @@ FAKE_SOCKET = """
 
 
 def test_moves_go_over_the_play_socket_and_fall_back_to_rest(
-    munger_daily, e2e_page, play_page, live_server_url
+    certificates, e2e_page, play_page, live_server_url
 ):
     e2e_page.add_init_script(FAKE_SOCKET)
-    certificate = list(munger_daily.deal.certificate)
+    certificate = certificates["munger"]
     page = play_page("munger")
     expect(page.get_by_test_id("connection")).to_contain_text("Live:")
     for seq, token in enumerate(certificate[:2]):
@@ -541,12 +524,11 @@ def test_moves_go_over_the_play_socket_and_fall_back_to_rest(
     # A refusal over the socket shows the server's reason and changes nothing.
     legal = set(state_of(page, live_server_url)["legal"])
     target = next(f"T{k}" for k in range(1, 8) if f"R>T{k}" not in legal)
-    source = page.locator('[data-pile="R"] [data-card]').last.bounding_box()
-    box = page.locator(f'[data-pile="{target}"]').bounding_box()
-    page.mouse.move(source["x"] + source["width"] - 5, source["y"] + 10)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, steps=8)
-    page.mouse.up()
+    drag_to(
+        page,
+        page.locator('[data-pile="R"] [data-card]').last,
+        page.locator(f'[data-pile="{target}"]'),
+    )
     expect(page.get_by_test_id("status")).to_contain_text(f"R>{target} is not allowed")
     assert page.evaluate("window.__sent.at(-1)")["move"] == f"R>{target}"
     assert board_seq(page) == 4

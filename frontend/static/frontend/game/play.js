@@ -301,7 +301,8 @@ class PlayPage {
       try {
         return await this.socket.move(seq, token);
       } catch (error) {
-        if (error && error.type === "error") throw new ApiError(0, error);
+        // The socket's own message budget is not the game's: REST carries the move instead.
+        if (error && error.type === "error" && error.code !== "rate_limited") throw new ApiError(0, error);
         // The socket could not carry it: REST with the same seq is safe (a replay answers).
       }
     }
