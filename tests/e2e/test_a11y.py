@@ -10,8 +10,8 @@ import pytest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-sync_api = pytest.importorskip("playwright.sync_api")
-axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright")
+from axe_playwright_python import sync_playwright as axe_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 BLOCKING = {"serious", "critical"}
 # WCAG 2.x A and AA, and axe's best practices.
@@ -70,7 +70,7 @@ def test_pages_have_no_serious_violation_for_a_player(e2e_page, live_server_url,
     page = e2e_page
     page.goto(f"{live_server_url}/")
     page.get_by_role("button", name="Skip").click()
-    sync_api.expect(page.locator(".hello")).to_be_visible()
+    expect(page.locator(".hello")).to_be_visible()
 
     problems = [problem for path in pages for problem in check(page, live_server_url + path)]
 

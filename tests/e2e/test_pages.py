@@ -14,8 +14,7 @@ import pytest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-sync_api = pytest.importorskip("playwright.sync_api")
-expect = sync_api.expect
+from playwright.sync_api import expect  # noqa: E402
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PLAYER_COUNT = "import json; from games.models import Player; print(Player.objects.count())"
@@ -339,3 +338,26 @@ def test_an_account_is_offered_and_keeps_the_guests_results(e2e_page, live_serve
     expect(page).to_have_url(re.compile(r"/me/$"))
     expect(page.locator(".lead")).to_contain_text("Future Member")
     expect(page.locator(".lead")).to_contain_text("Your account keeps your streaks")
+
+
+@pytest.mark.parametrize(
+    ("game", "rules", "language"),
+    [("munger", 13, "en"), ("masterpiece", 11, "en"), ("munger", 13, "fr"), ("munger", 13, "ru")],
+)
+def test_rules_pages_number_every_rule_and_draw_the_layout(
+    browser, live_server_url, game, rules, language
+):
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, extra_http_headers={"Accept-Language": language}
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server_url}/rules/{game}/#rule-8")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("ol.numbered > li")).to_have_count(rules)
+        expect(page.locator("#rule-8")).to_be_in_viewport()
+        expect(page.locator("figure.diagram svg").first).to_be_visible()
+        suffix = "" if language == "en" else f"-{language}"
+        page.screenshot(path=str(_screens() / f"rules-{game}{suffix}.png"), full_page=True)
+    finally:
+        context.close()
