@@ -90,16 +90,15 @@ class LocalStore:
 class RedisStore:
     """Several processes: marks, versions and the log in Redis (one client per process)."""
 
-    DIRTY = "live:dirty"
-
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, prefix: str = "live") -> None:
         import redis
 
         self.redis = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+        self.prefix = prefix
+        self.DIRTY = f"{prefix}:dirty"
 
-    @staticmethod
-    def _key(daily_id: int, what: str) -> str:
-        return f"live:daily:{daily_id}:{what}"
+    def _key(self, daily_id: int, what: str) -> str:
+        return f"{self.prefix}:daily:{daily_id}:{what}"
 
     def mark(self, daily_id: int, attempt_id: int) -> None:
         pending = self._key(daily_id, "pending")
@@ -251,10 +250,11 @@ _flusher: asyncio.Task[None] | None = None
 
 
 def ensure_flusher() -> None:
-    """Start this process's flusher in the running event loop (once)."""
+    """Start this process's flusher in the running event loop (once per loop)."""
     global _flusher
-    if _flusher is None or _flusher.done():
-        _flusher = asyncio.get_running_loop().create_task(_flush_forever())
+    loop = asyncio.get_running_loop()
+    if _flusher is None or _flusher.done() or _flusher.get_loop() is not loop:
+        _flusher = loop.create_task(_flush_forever())
 
 
 async def _flush_forever() -> None:

@@ -1,0 +1,206 @@
+"""The daily socket, ws/daily/<game>/<date>/: anyone watches a board live; events are
+coalesced and versioned, and a reconnecting watcher gets what it missed (leaderboards/live.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from games import services, sockets
+from leaderboards import live
+from tests.games import factories
+from tests.realtime.conftest import (
+    a_daily,
+    a_player,
+    an_attempt,
+    close_all,
+    nothing_more,
+    receive,
+    socket,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_store(monkeypatch):
+    """A store of marks and versions of this test's own (the database's ids may repeat between
+    tests): in Redis under a prefix of its own, removed afterwards."""
+    if settings.REDIS_URL:
+        store = live.RedisStore(settings.REDIS_URL, prefix=f"live-test-{uuid.uuid4().hex}")
+    else:
+        store = live.LocalStore()
+    monkeypatch.setattr(live, "_store", store)
+    yield store
+    if settings.REDIS_URL:
+        keys = list(store.redis.scan_iter(f"{store.prefix}:*"))
+        if keys:
+            store.redis.delete(*keys)
+
+
+@database_sync_to_async
+def play(attempt_id: int, player, moves: list[str], start: int = 0) -> None:
+    for seq, move in enumerate(moves, start):
+        services.attempt_play(attempt_id=attempt_id, player=player, seq=seq, move=move)
+
+
+@database_sync_to_async
+def yesterday_daily():
+    import datetime as dt
+
+    from games import clock
+
+    return factories.daily("munger", clock.today() - dt.timedelta(days=1))
+
+
+async def watcher(daily) -> tuple:
+    tab = socket(f"/ws/daily/{daily.game}/{daily.date.isoformat()}/")
+    connected, _ = await tab.connect()
+    assert connected
+    return tab, await receive(tab)
+
+
+async def test_anyone_may_watch_and_first_gets_a_snapshot():
+    daily = await a_daily()
+
+    tab, first = await watcher(daily)
+
+    assert first["type"] == "snapshot" and first["version"] == 0
+    assert first["board"] == {"top": [], "total": 0}
+    assert first["playing_now"] == 0 and first["feed"] == []
+    await close_all(tab)
+
+
+@pytest.mark.parametrize("path", ["/ws/daily/chess/2026-01-01/", "/ws/daily/munger/2999-01-01/"])
+async def test_an_unknown_game_or_a_future_day_is_refused(path):
+    tab = socket(path)
+
+    connected, code = await tab.connect()
+
+    assert not connected and code == sockets.CLOSE_NOT_FOUND
+
+
+async def test_a_move_reaches_the_days_watchers_and_no_one_else():
+    daily = await a_daily()
+    other_day = await yesterday_daily()
+    alice, _ = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+    (mine, _), (second, _), (elsewhere, _) = (
+        await watcher(daily),
+        await watcher(daily),
+        await watcher(other_day),
+    )
+
+    await play(attempt.pk, alice, daily.deal.certificate[:1])
+    event = await receive(mine)
+    same = await receive(second)
+
+    assert event["type"] == "update" and event["version"] == 1 and same == event
+    assert event["feed"] == [
+        {
+            "player": "alice",
+            "moves": 1,
+            "foundation_cards": event["feed"][0]["foundation_cards"],
+            "status": "playing",
+        }
+    ]
+    assert event["board"]["total"] == 1 and event["board"]["top"][0]["player"] == "alice"
+    assert event["playing_now"] == 1
+    assert not any(code in str(event) for code in daily.deal.deal_string.split())
+    assert await nothing_more(elsewhere)
+    await close_all(mine, second, elsewhere)
+
+
+async def test_many_moves_are_coalesced_into_a_few_versioned_events():
+    daily = await a_daily()
+    alice, _ = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+    tab, _ = await watcher(daily)
+    line = daily.deal.certificate[:20]
+
+    await play(attempt.pk, alice, line)  # 20 moves at once, well within one second
+    events = []
+    while True:
+        try:
+            events.append(await tab.receive_json_from(timeout=1))
+        except TimeoutError:
+            break
+
+    assert 1 <= len(events) <= 3
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))
+    assert events[-1]["feed"][0]["moves"] == 20
+    await close_all(tab)
+
+
+async def test_a_reconnecting_watcher_gets_what_it_missed_or_a_snapshot(monkeypatch):
+    daily = await a_daily()
+    alice, _ = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+    tab, _ = await watcher(daily)
+    line = daily.deal.certificate
+    for seq in range(3):  # three windows, three events
+        await play(attempt.pk, alice, line[seq : seq + 1], start=seq)
+        assert (await receive(tab))["version"] == seq + 1
+
+    back = socket(f"/ws/daily/{daily.game}/{daily.date.isoformat()}/")
+    await back.connect()
+    await receive(back)  # its snapshot
+    await back.send_json_to({"type": "resync", "version": 1})
+    missed = [await receive(back), await receive(back)]
+    monkeypatch.setattr(live, "EVENT_LOG", 1)
+    await back.send_json_to({"type": "resync", "version": 3})
+    up_to_date = await nothing_more(back)
+
+    assert [e["version"] for e in missed] == [2, 3] and missed[0]["type"] == "update"
+    assert up_to_date
+    await close_all(tab, back)
+
+
+async def test_a_watcher_too_far_behind_gets_a_snapshot(fresh_store):
+    daily = await a_daily()
+    alice, _ = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+    tab, _ = await watcher(daily)
+    for seq in range(2):
+        await play(attempt.pk, alice, daily.deal.certificate[seq : seq + 1], start=seq)
+        await receive(tab)
+    # The log kept only the newest event: version 1 is gone.
+    log = fresh_store.log(daily.pk)
+    if settings.REDIS_URL:
+        fresh_store.redis.ltrim(fresh_store._key(daily.pk, "log"), -1, -1)
+    else:
+        fresh_store.logs[daily.pk] = type(fresh_store.logs[daily.pk])(log[-1:], maxlen=1)
+
+    await tab.send_json_to({"type": "resync", "version": 0})
+    answer = await receive(tab)
+
+    assert answer["type"] == "snapshot" and answer["version"] == 2
+    await close_all(tab)
+
+
+@pytest.mark.redis
+async def test_an_update_made_in_one_process_reaches_a_watcher_of_another():
+    """Two channel layers on one Redis stand for two server processes: marks made by one are
+    flushed by the other, and the event reaches a watcher attached to the first."""
+    from channels_redis.core import RedisChannelLayer
+
+    daily = await a_daily()
+    alice, _ = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+    other_process = RedisChannelLayer(hosts=[settings.REDIS_URL])
+    channel = await other_process.new_channel()
+    await other_process.group_add(live.daily_group(daily.pk), channel)
+
+    await play(attempt.pk, alice, daily.deal.certificate[:1])  # marks in Redis
+    sent = await live.flush_once()  # this process claims the window and sends
+    message = await asyncio.wait_for(other_process.receive(channel), timeout=3)
+
+    assert sent == 1
+    assert message["type"] == "daily.event" and message["event"]["version"] == 1
+    await other_process.group_discard(live.daily_group(daily.pk), channel)
+    await other_process.flush()
