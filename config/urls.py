@@ -12,6 +12,8 @@ urlpatterns = [
     # The split view serves its start-up script from a URL rather than inline, so the
     # Content-Security-Policy needs no 'unsafe-inline' for scripts.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    # The leaderboards first: /api/players/me/stats/ is theirs, the rest of /api/players/ games'.
+    path("api/", include("leaderboards.urls")),
     path("api/", include("games.api.urls")),
     # Keep last among the api/ routes: any other path under /api/ is a JSON 404.
     re_path(r"^api/", api_not_found, name="api-not-found"),
