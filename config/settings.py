@@ -27,8 +27,9 @@ local-memory cache and Celery in eager mode.
                           client address is read from X-Forwarded-For and the scheme from
                           X-Forwarded-Proto, which the proxy must set.
     STATIC_MANIFEST       "true"/"false" (default false): true serves the hashed static files
-                          that `manage.py collectstatic` makes; false serves the apps' static
-                          folders as they are, no collectstatic needed
+                          that `manage.py collectstatic` makes (`make run` runs it; a missing
+                          file is an error); false serves the apps' static folders as they are,
+                          no collectstatic needed
     STATIC_ROOT           where collectstatic puts the files (default staticfiles/ at the root)
     LOG_LEVEL             level of the app loggers (games, leaderboards, config), to stderr
                           (default INFO)

@@ -28,7 +28,11 @@ def test_application_routes_http_and_websocket():
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_http_is_served_by_django():
+async def test_http_is_served_by_django(settings):
+    from config.testing import PLAIN_STATIC_FILES
+
+    for name, value in PLAIN_STATIC_FILES.items():  # pages without collectstatic
+        setattr(settings, name, value)
     communicator = HttpCommunicator(
         asgi_application(), "GET", "/", headers=[(b"host", b"localhost")]
     )

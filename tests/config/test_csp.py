@@ -7,13 +7,6 @@ import re
 import pytest
 from django.test import Client
 
-from config.testing import use_plain_static_files
-
-
-@pytest.fixture(autouse=True)
-def plain_static_files():
-    use_plain_static_files()
-
 
 def policy(response) -> dict[str, list[str]]:
     directives = {}

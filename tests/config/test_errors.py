@@ -10,18 +10,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from config.testing import use_plain_static_files
 from tests.config.boom_urls import SECRET_IN_MESSAGE
 from tests.config.support import PYTHON, ROOT, clean_env, strong_key
 
 DATABASE_URL = "postgres://patience:hunter2-db-password@db.internal:5432/patience"
 REDIS_URL = "redis://:hunter2-redis-password@cache.internal:6379/0"
 SECRETS = (b"hunter2", b"db.internal", b"cache.internal")
-
-
-@pytest.fixture(autouse=True)
-def plain_static_files():
-    use_plain_static_files()
 
 
 @pytest.fixture
