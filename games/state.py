@@ -67,7 +67,7 @@ def attempt_state(
         legal=[m.move for m in carrying],
         moves=[m.to_json() for m in carrying],
         can_undo=game.can_undo and playing,
-        blocked=playing and not carrying and game.outcome() == BLOCKED,
+        blocked=playing and game.outcome() == BLOCKED,
         finishable=playing and bool(carrying) and game.finishing_line() is not None,
         revealed=revealed or [],
         replayed=replayed,
