@@ -36,6 +36,12 @@ from games.models import DailyChallenge
 daily = DailyChallenge.objects.get(game=%r, date=clock.today())
 print(json.dumps(daily.deal.certificate))
 """
+CERTIFICATE_ON = """
+import datetime as dt, json
+from games.models import DailyChallenge
+daily = DailyChallenge.objects.get(game=%r, date=dt.date.fromisoformat(%r))
+print(json.dumps(daily.deal.certificate))
+"""
 ATTEMPT = """
 import json
 from games.models import Attempt
@@ -408,6 +414,42 @@ def test_a_phone_sized_screen_plays_a_move(certificates, play_page, live_server_
     page.get_by_test_id("four-colour").uncheck()
     page.wait_for_timeout(400)
     page.screenshot(path=str(SCREENSHOTS / "play-masterpiece-phone.png"), full_page=True)
+
+
+def test_a_past_day_is_practice_played_by_touch(
+    certificates, make_dailies, browser, live_server_url, server_python
+):
+    day = make_dailies(back=1)["date"]
+    certificate = server_python(CERTIFICATE_ON % ("masterpiece", day))
+    context = browser.new_context(
+        viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True, locale="en-GB"
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server_url}/play/masterpiece/{day}/")
+        wait_seq(page, 0)
+        expect(page.get_by_test_id("ranked")).to_have_text("Practice, not ranked")
+        expect(page.locator(".play-practice")).to_be_visible()
+        # Tap the card, then tap where it goes.
+        state = state_of(page, live_server_url)
+        token = certificate[0]
+        card = lead_card(page, state, token)
+        source_locator(page, token, card).tap()
+        target = target_locator(page, "masterpiece", token, card)
+        expect(target).to_have_class(re.compile(r"\btarget\b"))
+        expect(target).to_have_attribute("data-target-mark", re.compile("here"))
+        target.tap()
+        wait_seq(page, 1)
+        # Escape puts a picked-up card back.
+        state = state_of(page, live_server_url)
+        token = certificate[1]
+        card = lead_card(page, state, token)
+        source_locator(page, token, card).tap()
+        expect(page.locator(".card.selected")).to_have_count(1)
+        page.keyboard.press("Escape")
+        expect(page.locator(".card.selected")).to_have_count(0)
+    finally:
+        context.close()
 
 
 def test_a_second_tab_converges_undo_counts_and_resign_asks_first(

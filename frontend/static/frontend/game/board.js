@@ -262,6 +262,14 @@ export class Board {
       const pile = e.target.closest && e.target.closest(".pile");
       if (pile && this.gridIndex(pile)) this.setTabStop(pile);
     });
+    // Escape puts back what is picked up, wherever the focus is.
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && this.selection) {
+        e.preventDefault();
+        this.clearSelection();
+        this.onHint(t("selection_cleared"), { polite: true });
+      }
+    });
     // Double-click on a mouse is handled through taps; stop the browser selecting text.
     this.el.addEventListener("dblclick", (e) => e.preventDefault());
   }
@@ -458,13 +466,6 @@ export class Board {
         e.preventDefault();
         if (this.busy) return;
         this.activate(pile, null, { byKeyboard: true });
-        return;
-      case "Escape":
-        if (this.selection) {
-          e.preventDefault();
-          this.clearSelection();
-          this.onHint(t("selection_cleared"), { polite: true });
-        }
         return;
       default:
         return;
