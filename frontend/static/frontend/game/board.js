@@ -298,6 +298,10 @@ export class Board {
     const dy = e.clientY - press.y;
     if (!press.dragging) {
       if (Math.hypot(dx, dy) < DRAG_THRESHOLD || this.busy) return;
+      if (press.card && !press.card.dataset.card) {
+        this.press = null; // a face-down card never moves
+        return;
+      }
       if (!this.select(press.pile, press.card)) {
         this.press = null;
         return;

@@ -359,7 +359,7 @@ class PlayPage {
       const waste = answer.view.waste || [];
       parts.push(t("announce_draw", { card: cardName(waste[waste.length - 1]) }));
     } else {
-      const card = info.card || (answer.moves ? null : null);
+      const card = info.card || null;
       const place =
         dst === "F" && card ? t("pile_suit_foundation", { suit: t(`suit_${card[1]}`) }) : pileName(dst);
       parts.push(t("announce_move", { card: card ? cardName(card) : t("card_generic"), place }));
