@@ -88,6 +88,8 @@ export class Board {
     for (const card of this.el.querySelectorAll(".card[data-card]")) {
       map.set(card.dataset.card, card.getBoundingClientRect());
     }
+    const stock = this.el.querySelector('.pile[data-name="S"]');
+    if (stock) map.set("stock", stock.getBoundingClientRect());
     return map;
   }
 
@@ -95,7 +97,9 @@ export class Board {
   animateFrom(before) {
     if (!before.size) return;
     for (const card of this.el.querySelectorAll(".card[data-card]")) {
-      const old = before.get(card.dataset.card);
+      // A card new to the table comes from the stock (a draw onto the waste).
+      const drawn = !before.has(card.dataset.card) && card.closest('.pile[data-name="W"]');
+      const old = before.get(card.dataset.card) || (drawn ? before.get("stock") : null);
       if (!old) continue;
       const now = card.getBoundingClientRect();
       const dx = old.left - now.left;
