@@ -1,0 +1,91 @@
+"""Many players finishing at once on PostgreSQL: every move commits in its own transaction
+from its own thread, the receivers update the index concurrently, and the board stays
+consistent: the index holds exactly what the database ranks, without a rebuild."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import services
+from leaderboards import board, index, ranking, selectors
+from tests.games import factories
+
+PLAYERS = 12
+
+
+def play(daily, player, undos: int, barrier: threading.Barrier, errors: list) -> None:
+    """Play the certificate, with `undos` extra move-and-undo pairs (each counts as a move).
+    Each move gives its database connection back to the pool, as a request does when it ends:
+    the threads outnumber the pool's connections."""
+    try:
+        attempt, _ = services.attempt_start(player=player, daily=daily)
+        connection.close()
+        barrier.wait(timeout=60)
+        certificate = daily.deal.certificate
+        line = [certificate[0], *(["U", certificate[0]] * undos), *certificate[1:]]
+        for seq, move in enumerate(line):
+            services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
+            connection.close()
+    except BaseException as exc:  # reported by the main thread
+        errors.append(exc)
+    finally:
+        connection.close()
+
+
+@pytest.fixture(params=["database", pytest.param("redis", marks=pytest.mark.redis)])
+def backend(request):
+    if request.param == "database":
+        request.getfixturevalue("no_redis")
+    else:
+        request.getfixturevalue("redis_index")
+    return request.param
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_many_players_finishing_at_once_keep_the_board_consistent(backend, monkeypatch):
+    rebuilt: list[int] = []
+    real_rebuild = index.rebuild
+    monkeypatch.setattr(
+        index,
+        "rebuild",
+        lambda conn, daily_id: rebuilt.append(daily_id) or real_rebuild(conn, daily_id),
+    )
+    daily = factories.daily("masterpiece")
+    players = [factories.player(f"racer {n}") for n in range(PLAYERS)]
+    assert selectors.board_total(daily=daily) == 0  # the index exists before the race
+    barrier = threading.Barrier(PLAYERS)
+    errors: list[BaseException] = []
+    threads = [
+        threading.Thread(target=play, args=(daily, player, n % 3, barrier, errors))
+        for n, player in enumerate(players)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not errors, errors[0]
+
+    rows = selectors.board_page(daily=daily, limit=100)
+    assert len(rows) == selectors.board_total(daily=daily) == PLAYERS
+    assert {row["status"] for row in rows} == {"won"}
+    expected = [
+        (rank, e.attempt_id) for rank, e, _ in board.ranked(list(board.board_queryset(daily.pk)))
+    ]
+    assert [(row["rank"], row["attempt_id"]) for row in rows] == expected
+    par_line = len(daily.deal.certificate)
+    assert sorted({row["moves"] for row in rows}) == [par_line, par_line + 2, par_line + 4]
+    # Ranks are competition ranks of (moves, seconds).
+    for before, after in zip(rows, rows[1:], strict=False):
+        same = (before["moves"], before["seconds"]) == (after["moves"], after["seconds"])
+        assert after["rank"] == (before["rank"] if same else rows.index(after) + 1)
+    if backend == "redis":
+        conn = index.client()
+        assert index._stored_fingerprint(conn, daily.pk) == board.fingerprint(daily.pk)
+        assert rebuilt == [daily.pk]  # built once before the race; the signals kept it
+        pairs = conn.zrange(index.keys(daily.pk).board, 0, -1)
+        assert [ranking.member_attempt_id(m) for m in pairs] == [a for _, a in expected]
