@@ -583,3 +583,42 @@ def test_moves_go_over_the_play_socket_and_fall_back_to_rest(
     wait_seq(page, 5)
     expect(page.get_by_test_id("connection")).to_contain_text("Live:", timeout=10_000)
     assert page.evaluate("window.__sockets.length") >= 2
+
+
+AXE_OPTIONS = {
+    "resultTypes": ["violations"],
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"],
+    },
+}
+
+
+def serious_violations(page) -> list[str]:
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    results = axe.Axe().run(page, options=AXE_OPTIONS)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} {[n['target'] for n in v['nodes'][:5]]}"
+        for v in results.response["violations"]
+        if v.get("impact") in {"serious", "critical"}
+    ]
+
+
+@pytest.mark.parametrize("game", ["munger", "masterpiece"])
+def test_the_play_page_has_no_serious_accessibility_violation(
+    game, certificates, play_page, live_server_url
+):
+    page = play_page(game)
+    problems = serious_violations(page)
+    # With a card picked up: its targets are marked.
+    token = next(t for t in certificates[game] if not t.startswith("S>"))
+    state = state_of(page, live_server_url)
+    if token in state["legal"]:
+        card = lead_card(page, state, token)
+        source = source_locator(page, token, card)
+        source.click(position={"x": source.bounding_box()["width"] / 2, "y": 6})
+        expect(page.locator(".pile.target").first).to_be_visible()
+        problems += serious_violations(page)
+    page.set_viewport_size({"width": 375, "height": 740})
+    problems += serious_violations(page)
+    assert not problems, "\n".join(problems)
