@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -51,8 +52,6 @@ def check_redis() -> str:
     url = getattr(settings, "REDIS_URL", "")
     if not url:
         return NOT_CONFIGURED
-    import redis
-
     client = redis.Redis.from_url(
         url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT
     )

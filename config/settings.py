@@ -92,8 +92,6 @@ DEBUG = env_bool("DEBUG", False)
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", LOOPBACK_HOSTS)
 
-# Served to other machines, the key must come from the environment (config/security.py).
-SECRET_KEY = secret_key(os.environ, BASE_DIR, required=not all_loopback(ALLOWED_HOSTS))
 if DEBUG and not all_loopback(ALLOWED_HOSTS):
     # DEBUG pages show settings and source code: never to anyone but this machine.
     exposed = [host for host in ALLOWED_HOSTS if not is_loopback(host)]
@@ -101,6 +99,9 @@ if DEBUG and not all_loopback(ALLOWED_HOSTS):
         f"DEBUG is on, so ALLOWED_HOSTS may only name this machine (localhost, 127.0.0.1, "
         f"[::1]), not {', '.join(exposed)}. Set DEBUG=false to serve other hosts."
     )
+
+# Served to other machines, the key must come from the environment (config/security.py).
+SECRET_KEY = secret_key(os.environ, BASE_DIR, required=not all_loopback(ALLOWED_HOSTS))
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
 INSTALLED_APPS = [
