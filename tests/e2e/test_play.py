@@ -239,8 +239,15 @@ def play_to_win(page, base_url: str, game: str, certificate: list[str], *, shot:
     shot_at = len(certificate) // 3
     seq = board_seq(page)
     assert seq == 0
+    hidden = None
     for index, token in enumerate(certificate):
         state = state_of(page, base_url)
+        if game == "munger":
+            # The live region told of each card the last move turned face up.
+            now_hidden = sum(not c["face_up"] for col in state["view"]["tableau"] for c in col)
+            if hidden is not None and now_hidden < hidden:
+                expect(page.get_by_test_id("status")).to_contain_text("Revealed")
+            hidden = now_hidden
         if state.get("finishable"):
             page.get_by_test_id("finish").click()
             break
@@ -399,9 +406,29 @@ def test_a_phone_sized_screen_plays_a_move(certificates, play_page, live_server_
         box = page.locator(f'[data-pile="{row}"] [data-card]').last.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 375
         assert box["width"] >= 24 and box["height"] >= 24
+    for row in ("M1", "M5", "A1", "A2", "C"):
+        # Nothing covers a free card: a tap in its middle reaches it.
+        free = page.locator(f'[data-pile="{row}"] .card').last
+        if free.count():
+            free.scroll_into_view_if_needed()
+            assert free.evaluate(
+                """card => { const r = card.getBoundingClientRect();
+                   return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)
+                     .closest('.card') === card; }"""
+            )
     token = certificates["masterpiece"][0]
     click_move(page, "masterpiece", token, state_of(page, live_server_url))
     wait_seq(page, 1)
+    # The clock runs from the first move.
+    timer = page.get_by_test_id("timer")
+    first = timer.inner_text()
+    page.wait_for_timeout(2100)
+    assert timer.inner_text() != first
+    # No slides for people who ask for less motion.
+    page.emulate_media(reduced_motion="reduce")
+    duration = page.locator(".card").first.evaluate("e => getComputedStyle(e).transitionDuration")
+    assert set(duration.replace("s", "").split(", ")) <= {"0"}, duration
+    page.emulate_media(reduced_motion="no-preference")
     # The four-colour deck is a visible switch, remembered across visits.
     page.get_by_test_id("four-colour").check()
     expect(page.locator("#play")).to_have_class(re.compile(r"\bdeck-four\b"))
