@@ -1,0 +1,281 @@
+"""Fair play: plausibility checks on finished ranked results (docs/fair-play.md).
+
+Nobody signs up to play, so the board cannot trust who plays; it can look at how a result was
+played. Every finished ranked result that the replay verifier accepted is checked against the
+rules of `RULES`, each a named, documented rule with its threshold per game, all in that one
+table. A result that trips one or more is held (`Attempt.review = "held"`, the reasons in
+`Attempt.held_reasons`): it stays off the public board (`AttemptQuerySet.on_board`), its player
+sees "under review", and it waits in the admin's review queue (games/admin/review.py) for an
+admin to approve it (ranked again) or disqualify it (with a reason the player sees).
+
+The checks are pure functions of the game, the move tokens, the server's per-move times (ms
+since the deal was first shown) and the solver's certificate: `check` needs no database, so
+benchmarks/fairplay.py runs them on generated games; `hold_if_implausible` is the model hook
+that the services call when a ranked attempt finishes.
+
+Times are the server's (when each move arrived), never the client's. The server plays a
+finishing line (`attempt_finish`) in one request, storing all its foundation moves at the same
+millisecond: such a trailing batch counts as one action of the player, not as many instant
+moves.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+UNDO = "U"
+
+
+@dataclass(frozen=True)
+class Play:
+    """What the checks look at: one finished game as the server recorded it."""
+
+    game: str
+    moves: Sequence[str]
+    #: Per move, the server's milliseconds since the deal was first shown (`started_at`).
+    move_times: Sequence[int]
+    #: The solver's winning line for the deal (empty when unknown).
+    certificate: Sequence[str] = ()
+
+    @cached_property
+    def action_times(self) -> list[int]:
+        """The times of the player's actions: one per move, except that a trailing run of
+        foundation moves stored at the same millisecond (the server's finishing line, one
+        request) is one action."""
+        times = list(self.move_times)
+        moves = list(self.moves)
+        while (
+            len(times) >= 2
+            and times[-1] == times[-2]
+            and moves[-1].endswith(">F")
+            and moves[-2].endswith(">F")
+        ):
+            times.pop()
+            moves.pop()
+        return times
+
+    @cached_property
+    def gaps(self) -> list[int]:
+        """Milliseconds between consecutive actions."""
+        times = self.action_times
+        return [b - a for a, b in zip(times, times[1:], strict=False)]
+
+    @property
+    def first_move_ms(self) -> int | None:
+        """Milliseconds from the deal first shown to the first move."""
+        return self.move_times[0] if self.move_times else None
+
+    @cached_property
+    def net_line(self) -> list[str]:
+        """The moves that stand once every undo has taken back the move before it."""
+        line: list[str] = []
+        for token in self.moves:
+            if token == UNDO:
+                if line:
+                    line.pop()
+            else:
+                line.append(token)
+        return line
+
+    @cached_property
+    def certificate_prefix(self) -> int:
+        """How many first moves of the net line are the certificate's first moves."""
+        count = 0
+        for played, solver in zip(self.net_line, self.certificate, strict=False):
+            if played != solver:
+                break
+            count += 1
+        return count
+
+
+#: A rule's check: the detail to show when `play` trips it at `threshold`, else None.
+Check = Callable[[Play, float], str | None]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One plausibility check: its name (stored in `held_reasons`), what it means, why its
+    threshold is where it is, and the threshold per game (in `unit`)."""
+
+    name: str
+    description: str
+    why: str
+    unit: str
+    threshold: Mapping[str, float]
+    check: Check
+
+    def for_game(self, game: str) -> float:
+        return self.threshold[game]
+
+
+# -- the checks ------------------------------------------------------------------------------
+
+#: Fewer actions than this say too little about a rhythm or a pace to hold anyone.
+MIN_ACTIONS_PACE = 10
+MIN_GAPS_RHYTHM = 20
+#: machine_rhythm also trips when this share of the gaps lie within `RHYTHM_BAND_MS` of the
+#: median gap, whatever the spread of the rest (a metronome with a few pauses).
+RHYTHM_BAND_MS = 10
+RHYTHM_BAND_SHARE = 0.5
+#: certificate_at_machine_speed looks at lines sharing at least this share of the certificate.
+CERTIFICATE_SHARE = 0.6
+
+
+def _too_fast(play: Play, floor: float) -> str | None:
+    times = play.action_times
+    if len(times) < MIN_ACTIONS_PACE:
+        return None
+    per_move = (times[-1] - times[0]) / 1000 / (len(times) - 1)
+    if per_move >= floor:
+        return None
+    return (
+        f"{len(times)} actions in {(times[-1] - times[0]) / 1000:.1f} s: {per_move:.2f} s per "
+        f"move on average, under the floor of {floor:g} s"
+    )
+
+
+def _machine_rhythm(play: Play, cv_floor: float) -> str | None:
+    gaps = play.gaps
+    if len(gaps) < MIN_GAPS_RHYTHM:
+        return None
+    mean = statistics.fmean(gaps)
+    cv = statistics.pstdev(gaps) / mean if mean > 0 else 0.0
+    median = statistics.median(gaps)
+    close = sum(abs(g - median) <= RHYTHM_BAND_MS for g in gaps) / len(gaps)
+    if cv < cv_floor:
+        return (
+            f"{len(gaps)} gaps between moves of {mean:.0f} ms on average vary by {cv:.2f} of "
+            f"it (coefficient of variation), under {cv_floor:g}"
+        )
+    if close >= RHYTHM_BAND_SHARE:
+        return (
+            f"{close:.0%} of {len(gaps)} gaps between moves lie within {RHYTHM_BAND_MS} ms of "
+            f"{median:.0f} ms"
+        )
+    return None
+
+
+def _instant_first_move(play: Play, floor: float) -> str | None:
+    first = play.first_move_ms
+    if first is None or first >= floor * 1000:
+        return None
+    return f"first move {first / 1000:.2f} s after the deal was shown, under {floor:g} s"
+
+
+def _certificate_at_machine_speed(play: Play, median_floor: float) -> str | None:
+    par = len(play.certificate)
+    if not par or play.certificate_prefix < max(MIN_ACTIONS_PACE, CERTIFICATE_SHARE * par):
+        return None
+    if not play.gaps:
+        return None
+    median = statistics.median(play.gaps) / 1000
+    if median >= median_floor:
+        return None
+    return (
+        f"the first {play.certificate_prefix} of the solver's {par} moves played as it did, "
+        f"with a median gap of {median:.2f} s, under {median_floor:g} s"
+    )
+
+
+#: The rules, their thresholds per game, and why. docs/fair-play.md explains each.
+RULES: tuple[Rule, ...] = (
+    Rule(
+        name="too_fast",
+        description="The whole game, first move to last, played faster on average than a floor "
+        f"per move (at least {MIN_ACTIONS_PACE} actions).",
+        why="Every move is a drag or two clicks after finding it. Fast players average two to "
+        "four seconds a move; streaks of obvious foundation moves go at half a second, but a "
+        "whole game does not. Munger's floor is lower: stock draws are single quick clicks.",
+        unit="s per move",
+        threshold={"masterpiece": 0.7, "munger": 0.5},
+        check=_too_fast,
+    ),
+    Rule(
+        name="machine_rhythm",
+        description="The gaps between moves are too regular: their coefficient of variation "
+        f"(standard deviation / mean) under the threshold, or {RHYTHM_BAND_SHARE:.0%} of them "
+        f"within {RHYTHM_BAND_MS} ms of the median (at least {MIN_GAPS_RHYTHM} gaps).",
+        why="People think longer about some moves than others: their gaps vary by about as "
+        "much as their mean (coefficient near 1 or more). A bot on a timer, even with some "
+        "jitter, stays within a few tens of milliseconds of its period.",
+        unit="coefficient of variation",
+        threshold={"masterpiece": 0.15, "munger": 0.15},
+        check=_machine_rhythm,
+    ),
+    Rule(
+        name="instant_first_move",
+        description="The first move arrived sooner after the deal was shown than a person can "
+        "look at it.",
+        why="A Masterpiece deal is 52 open cards to read before any move makes sense; a Munger "
+        "deal shows fewer, but the page still has to be seen and a card dragged. A program "
+        "that reads the deal from the API answers in milliseconds.",
+        unit="s",
+        threshold={"masterpiece": 1.5, "munger": 0.7},
+        check=_instant_first_move,
+    ),
+    Rule(
+        name="certificate_at_machine_speed",
+        description=f"At least {CERTIFICATE_SHARE:.0%} of the solver's winning line, from its "
+        "start, played move for move (undone moves aside) with a median gap under the "
+        "threshold.",
+        why="The solver's line is never shown while the day runs; a person may find much of it "
+        "on an easy deal, but not while moving faster than a second a move.",
+        unit="s median gap",
+        threshold={"masterpiece": 1.0, "munger": 1.0},
+        check=_certificate_at_machine_speed,
+    ),
+)
+
+RULES_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
+
+
+def check(
+    game: str,
+    moves: Sequence[str],
+    move_times: Sequence[int],
+    certificate: Sequence[str] = (),
+) -> list[dict[str, str]]:
+    """The rules a finished game trips: `[{"rule": name, "detail": why}]`, empty if none.
+
+    `move_times` are the server's milliseconds since the deal was first shown, one per move;
+    `certificate` the solver's winning line for the deal (empty when unknown)."""
+    if len(moves) != len(move_times):
+        raise ValueError(f"{len(moves)} moves but {len(move_times)} times")
+    play = Play(game=game, moves=moves, move_times=move_times, certificate=certificate)
+    reasons = []
+    for rule in RULES:
+        detail = rule.check(play, rule.for_game(game))
+        if detail is not None:
+            reasons.append({"rule": rule.name, "detail": detail})
+    return reasons
+
+
+def check_attempt(attempt: Any) -> list[dict[str, str]]:
+    """`check` on an attempt's stored history, against its daily's certificate."""
+    certificate = attempt.daily.deal.certificate if attempt.daily_id else []
+    return check(attempt.game, attempt.moves, attempt.move_times, certificate)
+
+
+def hold_if_implausible(attempt: Any) -> list[dict[str, str]]:
+    """Run the checks on a ranked attempt that has just finished (after `_verify`), and hold
+    it for review when it trips any: sets `review` and `held_reasons` in memory, for the
+    caller's save. Practice, unfinished and unverified attempts (never on a board) and results
+    an admin has reviewed already are left alone. Returns the reasons (empty if none)."""
+    from games.models import Attempt
+
+    if (
+        not attempt.ranked
+        or attempt.status == Attempt.Status.PLAYING
+        or not attempt.verified
+        or attempt.review == Attempt.Review.APPROVED
+    ):
+        return []
+    reasons = check_attempt(attempt)
+    if reasons:
+        attempt.review = Attempt.Review.HELD
+        attempt.held_reasons = reasons
+    return reasons
