@@ -126,6 +126,11 @@ def test_language_switch_changes_the_navigation(
     expect(nav).to_contain_text(archive)
     assert page.url.endswith("/rules/masterpiece/")  # the switch comes back to the same page
     screenshot(page, f"rules-masterpiece-{language}.png")
+    page.goto(f"{live_server_url}/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.set_viewport_size({"width": 375, "height": 740})
+    screenshot(page, f"home-375-{language}.png")
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.get_by_role("button", name="English").click()
     expect(page.locator("html")).to_have_attribute("lang", "en")
 
