@@ -2,8 +2,9 @@
 
 Serve it with `uvicorn config.asgi:application` (`make run` does). HTTP passes through
 `BodySizeLimitMiddleware` first (config/bodylimit.py): an oversized body is refused with 413
-before Django reads any of it. WebSockets pass the origin check (ALLOWED_HOSTS) and the
-session/auth stack; a path no consumer serves is refused with close code 4404.
+before Django reads any of it. WebSockets pass the origin checks (a host of ALLOWED_HOSTS, then
+the site's own origin, port included: config/websocket.py) and the session/auth stack; a path
+no consumer serves is refused with close code 4404.
 """
 
 import os
@@ -21,12 +22,15 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 
 from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
 from config.routing import unknown_path_route, websocket_urlpatterns  # noqa: E402
+from config.websocket import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": BodySizeLimitMiddleware(django_asgi_app),
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, unknown_path_route]))
+            SameOriginValidator(
+                AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, unknown_path_route]))
+            )
         ),
     }
 )

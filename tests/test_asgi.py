@@ -78,3 +78,29 @@ async def test_an_oversized_http_body_is_refused_before_django_reads_it():
 
     assert response["status"] == 413
     assert b'"too_large"' in response["body"]
+
+
+async def test_websocket_from_another_port_of_the_same_host_is_refused():
+    communicator = WebsocketCommunicator(
+        asgi_application(),
+        "/ws/no-such-route/",
+        headers=[(b"origin", b"http://localhost:8081"), (b"host", b"localhost:8000")],
+    )
+
+    connected, code = await communicator.connect()
+
+    assert not connected
+    assert code != 4404  # refused by the origin check, before any route
+
+
+async def test_websocket_from_the_sites_own_origin_reaches_the_routes():
+    communicator = WebsocketCommunicator(
+        asgi_application(),
+        "/ws/no-such-route/",
+        headers=[(b"origin", b"http://localhost:8000"), (b"host", b"localhost:8000")],
+    )
+
+    connected, code = await communicator.connect()
+
+    assert not connected
+    assert code == 4404
