@@ -488,8 +488,15 @@ def test_a_second_tab_converges_undo_counts_and_resign_asks_first(
     e2e_page.add_init_script("window.WebSocket = undefined;")
     page = play_page("munger")
     wait_seq(page, 0)
-    click_move(page, "munger", certificate[0], state_of(page, live_server_url))
+    # The connection drops as a move is made: the page says so, tries again, and the move
+    # lands once the network is back.
+    state = state_of(page, live_server_url)
+    page.context.set_offline(True)
+    click_move(page, "munger", certificate[0], state)
+    expect(page.get_by_test_id("status")).to_contain_text("No connection")
+    page.context.set_offline(False)
     wait_seq(page, 1)
+    expect(page.get_by_test_id("status")).to_contain_text("Moved")
 
     # A second tab of the same attempt (same browser, same player cookie) resumes it, with the
     # play socket.

@@ -19,6 +19,12 @@ function cookie(name) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// Told of each retry ("network" or "busy"), so the page can say it is trying again.
+let retryListener = () => {};
+export function onRetry(listener) {
+  retryListener = listener;
+}
+
 export async function request(method, url, body, { retries = 4 } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -38,6 +44,7 @@ export async function request(method, url, body, { retries = 4 } = {}) {
       });
     } catch {
       if (attempt >= retries) throw new ApiError(0, { code: "network", detail: "" });
+      retryListener("network");
       await sleep(Math.min(8000, 500 * 2 ** attempt));
       attempt += 1;
       continue;
@@ -52,6 +59,7 @@ export async function request(method, url, body, { retries = 4 } = {}) {
     const retryable = response.status >= 500 || response.status === 429;
     if (retryable && attempt < retries) {
       const wait = data && data.retry_after ? data.retry_after * 1000 : 500 * 2 ** attempt;
+      retryListener(response.status === 429 ? "throttled" : "network");
       await sleep(Math.min(15000, wait));
       attempt += 1;
       continue;

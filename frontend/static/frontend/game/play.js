@@ -1,7 +1,7 @@
 // The play page: starts (or resumes) the attempt, draws each state the server sends and sends
 // the moves a person makes. Nothing is played locally: the board is always the server's answer.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, onRetry } from "./api.js";
 import { Board, statusOf } from "./board.js";
 import { masterpiece } from "./masterpiece.js";
 import { munger } from "./munger.js";
@@ -68,6 +68,7 @@ class PlayPage {
     this.timerBase = 0; // seconds played when the last state arrived, by the server's clock
     this.timerAt = 0; // when it arrived (local ms)
     this.build();
+    onRetry((kind) => this.say(t(kind === "throttled" ? "throttled" : "network")));
     this.board = new Board(this.boardEl, this.layout, {
       onMove: (token, info) => this.play(token, info),
       onHint: (text) => this.say(text),
