@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from games.engine.registry import game_class
 from games.engine.replay import replay
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -656,3 +658,39 @@ def test_the_play_page_has_no_serious_accessibility_violation(
     page.set_viewport_size({"width": 375, "height": 740})
     problems += serious_violations(page)
     assert not problems, "\n".join(problems)
+
+
+def blocking_line(game: str, deal: str) -> list[str]:
+    """A line of moves after which no card move is left (a random walk, seeded)."""
+    rng = random.Random(7)
+    for _ in range(500):
+        position = game_class(game).from_deal(deal)
+        line: list[str] = []
+        for _ in range(300):
+            legal = [move.text for move in position.legal_moves()]
+            if not legal:
+                return line
+            line.append(rng.choice(legal))
+            position.push(line[-1])
+    pytest.skip(f"no blocked position found in this {game} deal")
+
+
+def test_a_blocked_game_offers_undo_or_resign(dailies, play_page, live_server_url):
+    line = blocking_line("masterpiece", dailies["masterpiece"]["deal"])
+    page = play_page("masterpiece")
+    attempt = page.locator("#board").get_attribute("data-attempt")
+    for seq, move in enumerate(line):
+        answer = page.request.post(
+            f"{live_server_url}/api/attempts/{attempt}/moves/", data={"seq": seq, "move": move}
+        )
+        assert answer.ok, answer.text()
+    page.reload()
+    wait_seq(page, len(line))
+    blocked = page.get_by_test_id("blocked")
+    expect(blocked).to_be_visible()
+    expect(blocked).to_contain_text("No card move left: undo or resign")
+    expect(page.locator("#board")).to_have_attribute("data-status", "playing")
+    page.screenshot(path=str(SCREENSHOTS / "play-masterpiece-blocked.png"))
+    blocked.get_by_role("button", name="Undo (counts as a move)").click()
+    wait_seq(page, len(line) + 1)
+    expect(blocked).to_be_hidden()
