@@ -1,0 +1,163 @@
+"""The rules of games/fairplay.py one by one, on either side of their thresholds: pure
+functions of the moves, their server times and the certificate (no database)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import fairplay
+from games.fairplay import RULES_BY_NAME, check
+from games.models import Attempt
+
+READ = 10_000  # a first move well after the deal was read, so only the rule under test trips
+
+
+def tripped(game: str, moves, times, certificate=()) -> set[str]:
+    return {reason["rule"] for reason in check(game, moves, times, certificate)}
+
+
+def timeline(gaps: list[int], first: int = READ) -> list[int]:
+    times = [first]
+    for gap in gaps:
+        times.append(times[-1] + gap)
+    return times
+
+
+def varied(mean: int, count: int) -> list[int]:
+    """`count` gaps averaging `mean` exactly, spread wide (a person's, not a timer's)."""
+    spread = [mean // 2, mean + mean // 2] * (count // 2)
+    return spread + ([mean] if count % 2 else [])
+
+
+def test_every_rule_has_a_threshold_per_game_a_description_and_a_reason() -> None:
+    for rule in fairplay.RULES:
+        assert set(rule.threshold) == {"masterpiece", "munger"}
+        assert rule.description and rule.why and rule.unit
+    assert len(RULES_BY_NAME) == len(fairplay.RULES)
+
+
+@pytest.mark.parametrize(("game", "floor_ms"), [("masterpiece", 700), ("munger", 500)])
+def test_too_fast_at_the_floor_per_move(game: str, floor_ms: int) -> None:
+    moves = ["T1>T2"] * 11
+    at_floor = timeline(varied(floor_ms, 10))
+    below = timeline([*varied(floor_ms, 9), floor_ms - 10])  # 1 ms a move under on average
+    assert "too_fast" not in tripped(game, moves, at_floor)
+    assert "too_fast" in tripped(game, moves, below)
+
+
+def test_too_fast_needs_enough_moves() -> None:
+    moves = ["T1>T2"] * 9
+    assert "too_fast" not in tripped("masterpiece", moves, timeline([10] * 8))
+    assert "too_fast" in tripped("masterpiece", [*moves, "T1>T2"], timeline([10] * 9))
+
+
+def test_the_servers_finishing_line_counts_as_one_action() -> None:
+    """`attempt_finish` stores its foundation moves at one millisecond: one click, not
+    twenty instant moves."""
+    moves = ["T1>T2"] * 11 + ["M1>F"] * 20
+    gaps = varied(800, 10)
+    times = timeline(gaps)
+    times += [times[-1] + 900] * 20
+    assert tripped("masterpiece", moves, times) == set()
+    # The same moves at one millisecond anywhere but at the end are as fast as they look.
+    middle = ["M1>F"] * 20 + ["T1>T2"] * 11
+    assert "too_fast" in tripped("masterpiece", middle, [READ] * 20 + timeline(gaps, READ))
+
+
+def rhythm(cv: float, count: int = 20, mean: int = 1000) -> list[int]:
+    """Gaps alternating mean*(1-cv) and mean*(1+cv): coefficient of variation `cv`."""
+    return [round(mean * (1 - cv)), round(mean * (1 + cv))] * (count // 2)
+
+
+def test_machine_rhythm_at_the_coefficient_of_variation() -> None:
+    moves = ["T1>T2"] * 21
+    assert "machine_rhythm" not in tripped("munger", moves, timeline(rhythm(0.15)))
+    assert "machine_rhythm" in tripped("munger", moves, timeline(rhythm(0.14)))
+
+
+def test_machine_rhythm_needs_twenty_gaps() -> None:
+    assert "machine_rhythm" not in tripped("munger", ["T1>T2"] * 20, timeline([200] * 19))
+    assert "machine_rhythm" in tripped("munger", ["T1>T2"] * 21, timeline([200] * 20))
+
+
+@pytest.mark.parametrize(("width", "trips"), [(10, True), (11, False)])
+def test_machine_rhythm_most_gaps_within_a_few_ms(width: int, trips: bool) -> None:
+    """A timer with a few long pauses: widely spread overall, but 11 of 21 gaps within
+    10 ms of the median."""
+    gaps = [1000] * 6 + [1000 + width] * 5 + [20_000 + 3000 * i for i in range(10)]
+    assert ("machine_rhythm" in tripped("masterpiece", ["T1>T2"] * 22, timeline(gaps))) is trips
+
+
+@pytest.mark.parametrize(("game", "floor_ms"), [("masterpiece", 1500), ("munger", 700)])
+def test_instant_first_move(game: str, floor_ms: int) -> None:
+    assert "instant_first_move" not in tripped(game, ["T1>T2"], [floor_ms])
+    assert "instant_first_move" in tripped(game, ["T1>T2"], [floor_ms - 1])
+
+
+CERTIFICATE = [f"M{1 + i % 8}>M{1 + (i + 3) % 8}" for i in range(50)]
+
+
+@pytest.mark.parametrize(
+    ("prefix", "median", "trips"),
+    [(30, 499, True), (30, 500, False), (29, 499, False), (50, 100, True)],
+)
+def test_certificate_at_machine_speed(prefix: int, median: int, trips: bool) -> None:
+    """60% of a 50-move certificate is 30 moves; the median gap's floor is 0.5 s."""
+    moves = [*CERTIFICATE[:prefix], "A1>F", *CERTIFICATE[prefix + 1 :]][:50]
+    # 49 gaps: 24 spread below the median, the median, 24 long ones (a mean well over 1 s).
+    lows = [round(median * (0.2 + 0.03 * i)) for i in range(24)]
+    gaps = [*lows, median, *(median + 5000 + 97 * i for i in range(24))]
+    result = tripped("masterpiece", moves, timeline(gaps), CERTIFICATE)
+    assert ("certificate_at_machine_speed" in result) is trips
+    assert result <= {"certificate_at_machine_speed"}
+
+
+def test_certificate_line_with_undone_detours_is_still_the_certificate() -> None:
+    moves: list[str] = []
+    for index, token in enumerate(CERTIFICATE):
+        moves += ["T1>T2", "U", token] if index % 5 == 0 else [token]
+    times = timeline([300] * (len(moves) - 1))
+    assert "certificate_at_machine_speed" in tripped("masterpiece", moves, times, CERTIFICATE)
+    assert "certificate_at_machine_speed" not in tripped("masterpiece", moves, times, ())
+
+
+def test_a_reason_names_its_rule_and_says_why() -> None:
+    [reason] = check("masterpiece", ["T1>T2"], [120])
+    assert reason["rule"] == "instant_first_move"
+    assert "0.12 s" in reason["detail"] and "1.5 s" in reason["detail"]
+
+
+def test_times_and_moves_must_match() -> None:
+    with pytest.raises(ValueError):
+        check("masterpiece", ["T1>T2"], [])
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"ranked": False},
+        {"verified": False},
+        {"status": Attempt.Status.PLAYING},
+        {"review": Attempt.Review.APPROVED},
+    ],
+)
+def test_the_hook_leaves_alone_what_never_reaches_the_board_or_was_reviewed(fields) -> None:
+    values = {"ranked": True, "verified": True, "status": Attempt.Status.WON, **fields}
+    attempt = Attempt(game="masterpiece", moves=["T1>T2"], move_times=[5], **values)
+    assert fairplay.hold_if_implausible(attempt) == []
+    assert attempt.held_reasons == []
+    assert attempt.review == values.get("review", "")
+
+
+def test_the_hook_holds_in_memory() -> None:
+    attempt = Attempt(
+        game="masterpiece",
+        moves=["T1>T2"],
+        move_times=[5],
+        ranked=True,
+        verified=True,
+        status=Attempt.Status.RESIGNED,
+    )
+    reasons = fairplay.hold_if_implausible(attempt)
+    assert attempt.review == Attempt.Review.HELD
+    assert attempt.held_reasons == reasons and reasons[0]["rule"] == "instant_first_move"
