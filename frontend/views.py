@@ -336,6 +336,7 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
             empty=_("Nobody has finished this deal yet."),
             failed=_("The leaderboard could not be loaded."),
             you=_("you"),
+            gap=_("Other players ranked in between are not shown."),
             tied=_("tied"),
             won=STATUS_WORDS["won"],
             resigned=STATUS_WORDS["resigned"],

@@ -280,6 +280,9 @@ BOARD = {
 }
 
 
+FAR_ROW = {**BOARD["rows"][-1], "rank": 9, "player": "Eve", "moves": 5, "foundation_cards": 4}
+
+
 def test_board_shows_shared_ranks_your_row_and_the_live_race(
     e2e_page, live_server_url, dailies, screenshot
 ):
@@ -292,22 +295,9 @@ def test_board_shows_shared_ranks_your_row_and_the_live_race(
     )
     sockets: list[Any] = []
 
-    def on_socket(socket: Any) -> None:
-        sockets.append(socket)
-        live = {"player": "Di", "moves": 13, "foundation_cards": 10, "status": "playing"}
-        socket.send(
-            json.dumps(
-                {
-                    "type": "snapshot",
-                    "version": 1,
-                    "board": {"top": BOARD["rows"], "total": 4},
-                    "playing_now": 3,
-                    "feed": [live],
-                }
-            )
-        )
-
-    page.route_web_socket(re.compile(r".*/ws/daily/munger/.*"), on_socket)
+    page.route_web_socket(
+        re.compile(r".*/ws/daily/munger/.*"), lambda socket: sockets.append(socket)
+    )
 
     page.goto(f"{live_server_url}/board/munger/{today}/")
 
@@ -315,14 +305,30 @@ def test_board_shows_shared_ranks_your_row_and_the_live_race(
     expect(ranks).to_have_count(4)
     numbers = [re.search(r"\d+", text).group() for text in ranks.all_inner_texts()]
     assert numbers == ["1", "2", "2", "4"]
+    # The socket's snapshot: playing now, the race, and a row far below after a gap.
+    for _ in range(100):
+        if sockets:
+            break
+        page.wait_for_timeout(100)
+    assert sockets, "the page opened the daily's socket"
+    live = {"player": "Di", "moves": 13, "foundation_cards": 10, "status": "playing"}
+    snapshot = {
+        "type": "snapshot",
+        "version": 1,
+        "board": {"top": [*BOARD["rows"], FAR_ROW], "total": 9},
+        "playing_now": 3,
+        "feed": [live],
+    }
+    sockets[0].send(json.dumps(snapshot))
+    expect(page.locator("#playing-now")).to_have_text("3")
+    expect(ranks).to_have_count(5)
+    expect(page.locator("#ranks-body tr.gap")).to_have_count(1)
     mine = page.locator("#ranks-body tr[aria-current='true']")
     expect(mine).to_have_count(1)
     expect(mine).to_contain_text("Ben")
     expect(mine).to_contain_text("you")  # a word, not a colour only
     expect(page.locator("#ranks-body tr").nth(1)).to_contain_text("tied")
-    expect(page.locator("#playing-now")).to_have_text("3")
     expect(page.locator("#race-feed li")).to_contain_text(["Di: 10 cards"])
-    assert sockets, "the page opened the daily's socket"
     screenshot(page, "board-live.png")
 
 

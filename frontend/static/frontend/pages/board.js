@@ -46,7 +46,19 @@ function renderRows(rows) {
   const counts = new Map();
   ranked.forEach((row) => counts.set(row.rank, (counts.get(row.rank) || 0) + 1));
   body.replaceChildren();
-  ranked.forEach((row) => {
+  ranked.forEach((row, index) => {
+    const previous = ranked[index - 1];
+    if (previous && row.rank > previous.rank + counts.get(previous.rank)) {
+      // Rows were left out between these two (the top of the board, then the rows around you).
+      const gap = element("tr", "gap");
+      const cell = element("td");
+      const dots = element("span", "", "⋯");
+      dots.setAttribute("aria-hidden", "true");
+      cell.append(dots, element("span", "visually-hidden", strings.gap || ""));
+      cell.colSpan = 6;
+      gap.append(cell);
+      body.append(gap);
+    }
     const tr = element("tr");
     if (row.you) {
       tr.className = "you";
