@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
+from collections.abc import Callable
 
 from games import clock, services
 from games.models import Attempt, DailyChallenge, Player
@@ -52,11 +54,37 @@ def result(
     return attempt
 
 
-def play_to_win(daily: DailyChallenge, player: Player) -> Attempt:
-    """Start the player's attempt and play the daily's certificate: a real, verified win."""
+def human_gaps(count: int, seed: int = 0) -> list[float]:
+    """Seconds before each of `count` moves, as a person plays: a look at the deal first, then
+    uneven pauses (so that fair-play checks see a person, not a machine)."""
+    rng = random.Random(seed)
+    return [8.0] + [rng.uniform(1.5, 7.0) for _ in range(count - 1)]
+
+
+def play(
+    daily: DailyChallenge,
+    player: Player,
+    moves: list[str],
+    travel: Callable[[dt.datetime], None],
+    *,
+    seed: int = 0,
+) -> Attempt:
+    """Start the player's attempt and play `moves` through the services, the clock moving on
+    between moves like a person's."""
     attempt, _ = services.attempt_start(player=player, daily=daily)
-    for seq, move in enumerate(daily.deal.certificate):
+    now = clock.now()
+    for seq, (move, gap) in enumerate(zip(moves, human_gaps(len(moves), seed), strict=True)):
+        now += dt.timedelta(seconds=gap)
+        travel(now)
         services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
     attempt.refresh_from_db()
+    return attempt
+
+
+def play_to_win(
+    daily: DailyChallenge, player: Player, travel: Callable[[dt.datetime], None], *, seed: int = 0
+) -> Attempt:
+    """Play the daily's certificate: a real, verified win."""
+    attempt = play(daily, player, list(daily.deal.certificate), travel, seed=seed)
     assert attempt.status == Attempt.Status.WON and attempt.verified
     return attempt

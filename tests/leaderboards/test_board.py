@@ -43,11 +43,13 @@ def test_only_ranked_standing_attempts_count(backend, today_daily) -> None:
     assert selectors.board_total(daily=today_daily) == 3
 
 
-def test_a_real_win_tops_the_board(backend, today_daily, django_capture_on_commit_callbacks):
+def test_a_real_win_tops_the_board(
+    backend, today_daily, travel, django_capture_on_commit_callbacks
+) -> None:
     result(today_daily, "playing", status=Attempt.Status.PLAYING, moves=50, cards=40)
     alice = factories.player("alice")
     with django_capture_on_commit_callbacks(execute=True):
-        attempt = play_to_win(today_daily, alice)
+        attempt = play_to_win(today_daily, alice, travel)
     rows = selectors.board_page(daily=today_daily)
     assert rows[0] == {
         "rank": 1,
@@ -55,10 +57,11 @@ def test_a_real_win_tops_the_board(backend, today_daily, django_capture_on_commi
         "attempt_id": attempt.pk,
         "status": "won",
         "moves": len(today_daily.deal.certificate),
-        "seconds": 0,
+        "seconds": int(attempt.play_seconds()),
         "foundation_cards": 52,
-        "finished_at": "2026-12-01T12:00:00Z",
+        "finished_at": attempt.finished_at.isoformat().replace("+00:00", "Z"),
     }
+    assert rows[0]["seconds"] > 60  # measured by the server, first move to finish
     assert summary(rows) == [(1, "alice"), (2, "playing")]
 
 

@@ -4,35 +4,51 @@ consistent: the index holds exactly what the database ranks, without a rebuild."
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 
 import pytest
 from django.db import connection
 
-from games import services
+from games import clock, services
 from leaderboards import board, index, ranking, selectors
 from tests.games import factories
+from tests.leaderboards.helpers import human_gaps
 
 PLAYERS = 12
 
 
-def play(daily, player, undos: int, barrier: threading.Barrier, errors: list) -> None:
-    """Play the certificate, with `undos` extra move-and-undo pairs (each counts as a move).
+_thread_clock = threading.local()
+
+
+@pytest.fixture
+def clock_per_thread(monkeypatch):
+    """Each thread may keep a clock of its own (`_thread_clock.now`), so that every player
+    plays at a person's pace while all of them play at once; others see the real clock."""
+    real = clock.now
+    monkeypatch.setattr(clock, "now", lambda: getattr(_thread_clock, "now", None) or real())
+
+
+def play(daily, player, n: int, barrier: threading.Barrier, errors: list) -> None:
+    """Play the certificate, with n % 3 extra move-and-undo pairs (each counts as a move).
     Each move gives its database connection back to the pool, as a request does when it ends:
     the threads outnumber the pool's connections."""
     try:
+        _thread_clock.now = clock.now()
         attempt, _ = services.attempt_start(player=player, daily=daily)
         connection.close()
         barrier.wait(timeout=60)
         certificate = daily.deal.certificate
-        line = [certificate[0], *(["U", certificate[0]] * undos), *certificate[1:]]
-        for seq, move in enumerate(line):
+        line = [certificate[0], *(["U", certificate[0]] * (n % 3)), *certificate[1:]]
+        for seq, (move, gap) in enumerate(zip(line, human_gaps(len(line), n), strict=True)):
+            _thread_clock.now += dt.timedelta(seconds=gap)
             services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
             connection.close()
     except BaseException as exc:  # reported by the main thread
         errors.append(exc)
     finally:
         connection.close()
+        _thread_clock.now = None
 
 
 @pytest.fixture(params=["database", pytest.param("redis", marks=pytest.mark.redis)])
@@ -47,7 +63,9 @@ def backend(request):
 @pytest.mark.postgres
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
-def test_many_players_finishing_at_once_keep_the_board_consistent(backend, monkeypatch):
+def test_many_players_finishing_at_once_keep_the_board_consistent(
+    backend, clock_per_thread, monkeypatch
+) -> None:
     rebuilt: list[int] = []
     real_rebuild = index.rebuild
     monkeypatch.setattr(
@@ -61,7 +79,7 @@ def test_many_players_finishing_at_once_keep_the_board_consistent(backend, monke
     barrier = threading.Barrier(PLAYERS)
     errors: list[BaseException] = []
     threads = [
-        threading.Thread(target=play, args=(daily, player, n % 3, barrier, errors))
+        threading.Thread(target=play, args=(daily, player, n, barrier, errors))
         for n, player in enumerate(players)
     ]
     for thread in threads:

@@ -13,7 +13,7 @@ from games import services
 from games.models import Attempt
 from leaderboards import board, index, ranking, selectors
 from tests.games import factories
-from tests.leaderboards.helpers import result
+from tests.leaderboards.helpers import play, result
 
 
 def closed_port_url() -> str:
@@ -66,7 +66,7 @@ def test_one_client_per_process(settings) -> None:
 
 @pytest.mark.redis
 def test_built_when_missing_then_kept_in_step_by_signals(
-    redis_index, today_daily, rebuilds, django_capture_on_commit_callbacks
+    redis_index, today_daily, rebuilds, travel, django_capture_on_commit_callbacks
 ) -> None:
     result(today_daily, "w", moves=90)
     assert selectors.board_total(daily=today_daily) == 1
@@ -75,9 +75,7 @@ def test_built_when_missing_then_kept_in_step_by_signals(
 
     alice = factories.player("alice")
     with django_capture_on_commit_callbacks(execute=True):
-        attempt, _ = services.attempt_start(player=alice, daily=today_daily)
-        for seq, move in enumerate(today_daily.deal.certificate[:5]):
-            services.attempt_play(attempt_id=attempt.pk, player=alice, seq=seq, move=move)
+        attempt = play(today_daily, alice, today_daily.deal.certificate[:5], travel)
     assert stored(redis_index, today_daily) == truth(today_daily)
     rows = selectors.board_page(daily=today_daily)
     assert [(r["player"], r["moves"]) for r in rows] == [("w", 90), ("alice", 5)]
