@@ -9,11 +9,12 @@ PostgreSQL is the truth; Redis only makes pages and ranks cheap. Per daily (`key
   same script that changes the set.
 
 Signal receivers (`leaderboards.receivers`) update one attempt at a time. A read compares the
-stored fingerprint with the database's (one aggregate query); when the index is missing or
-differs (an update lost while Redis was away, a receiver that raced another), the reader
-rebuilds it from the database under a short Redis lock. A reader that does not get the lock,
-or any Redis error, means the board is served from the database: slower, still correct. A
-warning is logged at most once a minute, and Redis is tried again a few seconds later.
+stored fingerprint with the database's (one aggregate query); when the index is missing, or
+still differs when looked at again a moment later (an update lost while Redis was away, a
+receiver that raced another), the reader rebuilds it from the database under a short Redis
+lock. A reader that does not get the lock, or any Redis error, means the board is served from
+the database: slower, still correct. A warning is logged at most once a minute, and Redis is
+tried again a few seconds later.
 
 Without `REDIS_URL` (the embedded default) there is no index at all.
 """
@@ -42,6 +43,9 @@ REDIS_ERRORS: tuple[type[BaseException], ...] = (redis.exceptions.RedisError, OS
 TTL_SECONDS = 3 * 24 * 3600
 #: How long a rebuild may hold its lock.
 LOCK_MS = 5_000
+#: How long a reader waits to look again at an index that differs from the database (the
+#: receiver of a change just committed may be updating it), before rebuilding it.
+RECHECK_SECONDS = 0.05
 #: After a Redis error, the index is left alone this long (the database serves meanwhile).
 RETRY_SECONDS = 5.0
 #: At most one warning about Redis in this many seconds.
@@ -242,17 +246,28 @@ def _stored_fingerprint(conn: redis.Redis, daily_id: int) -> dict[str, int] | No
         return None
 
 
+def _mirrors(conn: redis.Redis, daily_id: int) -> bool:
+    return _stored_fingerprint(conn, daily_id) == board.fingerprint(daily_id)
+
+
 def ready(daily_id: int) -> redis.Redis | None:
     """A client whose index of this daily mirrors the database (rebuilt here when missing or
-    stale), or None: then the caller serves the board from the database."""
+    stale), or None: then the caller serves the board from the database.
+
+    A change is committed a moment before its receiver updates the index, so a difference is
+    looked at twice, `RECHECK_SECONDS` apart, before the index is taken to be stale: a busy
+    board is not rebuilt for every move that a reader happens to see half-way."""
     conn = client()
     if conn is None:
         return None
     try:
-        truth = board.fingerprint(daily_id)
-        if _stored_fingerprint(conn, daily_id) == truth:
+        if _mirrors(conn, daily_id):
             return conn
         k = keys(daily_id)
+        if conn.exists(k.meta):
+            time.sleep(RECHECK_SECONDS)
+            if _mirrors(conn, daily_id):
+                return conn
         token = secrets.token_hex(8)
         if not conn.set(k.lock, token, nx=True, px=LOCK_MS):
             return None  # someone is rebuilding it: the database answers this one

@@ -101,7 +101,9 @@ def board_around(*, daily: DailyChallenge, player: Player | None, radius: int = 
         except index.REDIS_ERRORS as exc:
             index.degraded(exc)
     ranked = _database_board(daily.pk)
-    position = next(i for i, (_, _, a) in enumerate(ranked) if a.pk == attempt.pk)
+    position = next((i for i, (_, _, a) in enumerate(ranked) if a.pk == attempt.pk), None)
+    if position is None:  # it left the board a moment ago
+        return []
     window = ranked[max(0, position - radius) : position + radius + 1]
     return [board.row(rank, a, x) for rank, x, a in window]
 

@@ -106,6 +106,25 @@ def test_rebuilt_when_stale(redis_index, today_daily, rebuilds) -> None:
 
 
 @pytest.mark.redis
+def test_a_receiver_a_moment_late_causes_no_rebuild(
+    redis_index, today_daily, rebuilds, monkeypatch
+) -> None:
+    a = result(today_daily, "a", moves=90)
+    selectors.board_total(daily=today_daily)  # built
+    Attempt.objects.filter(pk=a.pk).update(move_count=91, next_seq=91)  # committed...
+    waits: list[float] = []
+
+    def receiver_lands(seconds: float) -> None:  # ...and its receiver runs meanwhile
+        waits.append(seconds)
+        index.attempt_update(attempt_id=a.pk, daily_id=today_daily.pk)
+
+    monkeypatch.setattr(index.time, "sleep", receiver_lands)
+    assert selectors.board_page(daily=today_daily)[0]["moves"] == 91
+    assert waits == [index.RECHECK_SECONDS]
+    assert rebuilds == [today_daily.pk]
+
+
+@pytest.mark.redis
 def test_a_reader_without_the_lock_reads_the_database(redis_index, today_daily, rebuilds):
     result(today_daily, "a", moves=90)
     redis_index.set(index.keys(today_daily.pk).lock, "someone else", px=5_000)
