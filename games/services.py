@@ -17,7 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from games import clock, names, signals
+from games import clock, fairplay, names, signals
 from games.engine import MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
@@ -31,6 +31,7 @@ from games.models import (
     Deal,
     Player,
     PlayerToken,
+    ReviewDecision,
     display_name_validator,
     seed_text,
 )
@@ -567,6 +568,7 @@ def _end_if_won(attempt: Attempt, game: Any, now: dt.datetime) -> None:
         attempt.status = Attempt.Status.WON
         attempt.finished_at = now
         _verify(attempt)
+        fairplay.hold_if_implausible(attempt)
 
 
 def _announce_move(attempt: Attempt) -> None:
@@ -645,6 +647,7 @@ def attempt_resign(*, attempt_id: int, player: Player) -> AttemptState:
         attempt.status = Attempt.Status.RESIGNED
         attempt.finished_at = clock.now()
         _verify(attempt)
+        fairplay.hold_if_implausible(attempt)
         attempt.save()
         signals.send_on_commit(
             signals.attempt_finished,
@@ -700,4 +703,50 @@ def attempt_disqualify(*, attempt: Attempt, by: Any, reason: str) -> Attempt:
     signals.send_on_commit(
         signals.attempt_changed, attempt_id=attempt.pk, daily_id=attempt.daily_id
     )
+    return attempt
+
+
+def _held_locked(attempt: Attempt) -> Attempt:
+    """The attempt, locked for this transaction, if it is held for review; else `Conflict`."""
+    locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
+    if locked.review != Attempt.Review.HELD or locked.disqualified:
+        raise Conflict("This result is not held for review (decided already?).", code="not_held")
+    return locked
+
+
+def attempt_review_approve(*, attempt: Attempt, by: Any, note: str = "") -> Attempt:
+    """An admin approves a result held by the fair-play checks (games/fairplay.py): ranked
+    again, the decision recorded."""
+    with transaction.atomic():
+        attempt = _held_locked(attempt)
+        attempt.review = Attempt.Review.APPROVED
+        attempt.save(update_fields=["review"])
+        ReviewDecision.objects.create(
+            attempt=attempt,
+            decision=ReviewDecision.Decision.APPROVED,
+            reason=note.strip(),
+            decided_by=by,
+            decided_at=clock.now(),
+        )
+    signals.send_on_commit(
+        signals.attempt_changed, attempt_id=attempt.pk, daily_id=attempt.daily_id
+    )
+    return attempt
+
+
+def attempt_review_disqualify(*, attempt: Attempt, by: Any, reason: str) -> Attempt:
+    """An admin disqualifies a result held by the fair-play checks, with a reason the player
+    sees (`attempt_disqualify`), the decision recorded; the review is over."""
+    with transaction.atomic():
+        attempt = _held_locked(attempt)
+        attempt_disqualify(attempt=attempt, by=by, reason=reason)
+        attempt.review = Attempt.Review.NONE
+        attempt.save(update_fields=["review"])
+        ReviewDecision.objects.create(
+            attempt=attempt,
+            decision=ReviewDecision.Decision.DISQUALIFIED,
+            reason=attempt.disqualified_reason,
+            decided_by=by,
+            decided_at=attempt.disqualified_at,
+        )
     return attempt

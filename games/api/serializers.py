@@ -154,6 +154,19 @@ class RegisterInputSerializer(LoginInputSerializer):
 # -- output ----------------------------------------------------------------------------------
 
 
+REVIEW_HELP = (
+    'Fair play (docs/fair-play.md): "held" while an admin reviews this finished ranked result '
+    '(it is off the board until then; show "under review"), "approved" once ranked after a '
+    'review, else "". Always "" for a disqualified result.'
+)
+DISQUALIFIED_HELP = 'Why an admin disqualified this result; "" unless disqualified.'
+
+
+def review_shown(attempt: Attempt) -> str:
+    """The review state the player sees: none once disqualified (the reason says it all)."""
+    return "" if attempt.disqualified else attempt.review
+
+
 class AttemptSummarySerializer(serializers.Serializer):
     """One attempt in a list: its result, without the position."""
 
@@ -169,10 +182,20 @@ class AttemptSummarySerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     elapsed_seconds = serializers.SerializerMethodField()
     verified = serializers.BooleanField()
+    review = serializers.SerializerMethodField(help_text=REVIEW_HELP)
+    disqualified_reason = serializers.SerializerMethodField(help_text=DISQUALIFIED_HELP)
 
     @extend_schema_field(serializers.DateField(allow_null=True))
     def get_date(self, attempt: Attempt) -> dt.date | None:
         return attempt.daily.date if attempt.daily_id else None
+
+    @extend_schema_field(serializers.ChoiceField(choices=Attempt.Review.choices))
+    def get_review(self, attempt: Attempt) -> str:
+        return review_shown(attempt)
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_disqualified_reason(self, attempt: Attempt) -> str:
+        return attempt.disqualified_reason if attempt.disqualified else ""
 
     @extend_schema_field(OpenApiTypes.DOUBLE)
     def get_elapsed_seconds(self, attempt: Attempt) -> float:
@@ -255,10 +278,20 @@ class AttemptStateSerializer(serializers.Serializer):
     par = serializers.SerializerMethodField(
         help_text="The solver's move count, once the attempt or the day is over; else null."
     )
+    review = serializers.SerializerMethodField(help_text=REVIEW_HELP)
+    disqualified_reason = serializers.SerializerMethodField(help_text=DISQUALIFIED_HELP)
 
     @extend_schema_field(serializers.DateField(allow_null=True))
     def get_date(self, state: AttemptState) -> dt.date | None:
         return state.attempt.daily.date if state.attempt.daily_id else None
+
+    @extend_schema_field(serializers.ChoiceField(choices=Attempt.Review.choices))
+    def get_review(self, state: AttemptState) -> str:
+        return review_shown(state.attempt)
+
+    @extend_schema_field(OpenApiTypes.STR)
+    def get_disqualified_reason(self, state: AttemptState) -> str:
+        return state.attempt.disqualified_reason if state.attempt.disqualified else ""
 
     @extend_schema_field(OpenApiTypes.DOUBLE)
     def get_elapsed_seconds(self, state: AttemptState) -> float:
