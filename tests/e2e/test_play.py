@@ -530,6 +530,7 @@ def test_a_second_tab_converges_undo_counts_and_resign_asks_first(
     page.get_by_test_id("resign-confirm").click()
     expect(page.locator("#board")).to_have_attribute("data-status", "resigned")
     expect(page.get_by_test_id("end")).to_contain_text("You resigned.")
+    expect(page.locator("#end-title")).to_be_focused()
     share = page.get_by_test_id("share-text").input_value()
     assert "resigned after 3 moves" in share
     expect(other.locator("#board")).to_have_attribute("data-status", "resigned")

@@ -267,7 +267,10 @@ class PlayPage {
     } else {
       this.parBox.hidden = true;
     }
-    if (playing) this.endEl.hidden = true;
+    if (playing) {
+      this.seenPlaying = true;
+      this.endEl.hidden = true;
+    }
     else this.showEnd();
   }
 
@@ -455,14 +458,20 @@ class PlayPage {
       el("a", { href: "/", text: t("home_link") }),
     );
     const wasHidden = this.endEl.hidden;
+    const heading = el("h2", { id: "end-title", text: title, tabindex: "-1" });
     this.endEl.replaceChildren(
-      el("h2", { id: "end-title", text: title }),
+      heading,
       facts,
       el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
       links,
     );
     this.endEl.hidden = false;
-    if (wasHidden) this.endEl.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    if (wasHidden && this.seenPlaying) {
+      // The game ended here and now: the result is where the focus goes next.
+      heading.focus({ preventScroll: true });
+      const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      this.endEl.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
+    }
   }
 }
 
