@@ -270,8 +270,9 @@ class PlayPage {
     if (playing) {
       this.seenPlaying = true;
       this.endEl.hidden = true;
+    } else {
+      this.showEnd();
     }
-    else this.showEnd();
   }
 
   // -- moves ----------------------------------------------------------------------------------
@@ -430,6 +431,10 @@ class PlayPage {
   showEnd() {
     const s = this.state;
     const status = statusOf(s);
+    // Drawn once per result: a refresh of the same state keeps the panel (and "Copied") as is.
+    const key = `${s.id}:${s.seq}:${status}:${s.par}`;
+    if (!this.endEl.hidden && this.endKey === key) return;
+    this.endKey = key;
     const title = status === "won" ? t("end_won") : status === "resigned" ? t("end_resigned") : t("end_stuck");
     const facts = el("dl", { className: "end-facts" });
     const fact = (term, value, testid) => facts.append(el("dt", { text: term }), el("dd", { text: value, testid }));
