@@ -30,6 +30,7 @@ from django.views.decorators.http import require_safe
 from games import clock, selectors
 from games.api import identity
 from games.models import Attempt, DailyChallenge, Player
+from leaderboards import selectors as board_selectors
 
 # -- languages ---------------------------------------------------------------------------------
 
@@ -286,6 +287,10 @@ def play_day(request: HttpRequest, game: str, date: str) -> HttpResponse:
 # -- board -------------------------------------------------------------------------------------
 
 
+#: Rows of the top of a board the page shows before the rows around the player.
+BOARD_TOP = 10
+
+
 def _day_with_daily(game: str, day: dt.date) -> dt.date | None:
     """`day` when `game` had a published daily then (a board worth linking to), else None."""
     exists = DailyChallenge.objects.filter(game=game, date=day, published=True).exists()
@@ -328,6 +333,7 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
         "config": {
             "game": page.slug,
             "date": day.isoformat(),
+            "top": f"/api/leaderboards/{page.slug}/{day.isoformat()}/?limit={BOARD_TOP}",
             "api": f"/api/leaderboards/{page.slug}/{day.isoformat()}/?around=me",
             "socket": f"/ws/daily/{page.slug}/{day.isoformat()}/" if day == today else "",
         },
@@ -459,7 +465,10 @@ def _streaks(win_days: list[dt.date], today: dt.date) -> tuple[int, int, list[in
 
 
 def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
-    """The player's ranked dailies as numbers and series for the Me page's charts."""
+    """The Me page's numbers and chart series: the leaderboards' record of the player (played,
+    won, win rate, streaks, moves of the wins, wins per week), the length of each streak, and
+    the latest ranked dailies."""
+    stats = board_selectors.player_stats(player=player)
     ranked = [
         attempt
         for attempt in selectors.player_attempts(player=player)
@@ -469,21 +478,12 @@ def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
         and attempt.move_count > 0
     ]
     ranked.sort(key=lambda attempt: attempt.daily.date)  # type: ignore[union-attr]
-    wins = [a for a in ranked if a.status == Attempt.Status.WON and a.verified]
-    played, won = len(ranked), len(wins)
-    win_ids = {attempt.pk for attempt in wins}
-    current, best, runs = _streaks([a.daily.date for a in wins], today)  # type: ignore[union-attr]
-    cumulative, total = [], 0
-    for attempt in ranked:
-        total += attempt.pk in win_ids
-        cumulative.append({"date": attempt.daily.date.isoformat(), "wins": total})  # type: ignore[union-attr]
-    buckets: dict[int, int] = {}
-    for attempt in wins:
-        low = (attempt.move_count // 20) * 20
-        buckets[low] = buckets.get(low, 0) + 1
-    distribution = [
-        {"label": f"{low}–{low + 19}", "count": buckets[low]} for low in sorted(buckets)
+    win_days = [
+        a.daily.date  # type: ignore[union-attr]
+        for a in ranked
+        if a.status == Attempt.Status.WON and a.verified
     ]
+    _current, _best, runs = _streaks(win_days, today)
     recent = [
         {
             "date": attempt.daily.date,  # type: ignore[union-attr]
@@ -493,14 +493,21 @@ def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
         }
         for attempt in reversed(ranked[-10:])
     ]
+    rate = stats["win_rate"]
     return {
-        "played": played,
-        "won": won,
-        "win_rate": round(100 * won / played) if played else 0,
-        "current_streak": current,
-        "best_streak": best,
-        "wins_over_time": cumulative,
-        "moves_distribution": distribution,
+        "played": stats["played"],
+        "won": stats["won"],
+        "win_rate": round(100 * rate) if rate is not None else 0,
+        "current_streak": stats["current_streak"],
+        "best_streak": stats["best_streak"],
+        "wins_over_time": [
+            {"week": week["week"], "label": week["week"][5:], "wins": week["wins"]}
+            for week in stats["weekly_wins"]
+        ],
+        "moves_distribution": [
+            {"label": f"{bucket['from']}–{bucket['to']}", "count": bucket["count"]}
+            for bucket in stats["moves_distribution"]
+        ],
         "streaks": runs[-12:],
         "recent": recent,
     }
@@ -524,7 +531,7 @@ def me(request: HttpRequest) -> HttpResponse:
             else None
         ),
         "strings": _page_strings(
-            wins_over_time=_("Wins over time"),
+            wins_over_time=_("Wins per week"),
             moves_distribution=_("Moves in won games"),
             streaks=_("Streaks (days in a row with a win)"),
             no_data=_("No data yet."),

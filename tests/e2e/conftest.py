@@ -232,7 +232,11 @@ for game in ("munger", "masterpiece"):
     daily = DailyChallenge.objects.filter(game=game, date=clock.today()).first()
     if daily is None:
         daily = factories.daily(game)
-    made[game] = {"date": daily.date.isoformat(), "deal": daily.deal.deal_string}
+    made[game] = {
+        "date": daily.date.isoformat(),
+        "deal": daily.deal.deal_string,
+        "certificate": list(daily.deal.certificate),
+    }
 print(json.dumps(made))
 """
 
@@ -252,8 +256,8 @@ print(json.dumps(day.isoformat()))
 @pytest.fixture(scope="session")
 def make_dailies(e2e_server: LiveServer) -> Callable[..., dict[str, Any]]:
     """`make_dailies()`: today's certified daily of both games in the live server's database
-    (made once, then found), as {game: {"date", "deal"}}. `make_dailies(back=n)` makes the
-    dailies of n days ago and returns {"date": ...}."""
+    (made once, then found), as {game: {"date", "deal", "certificate"}}.
+    `make_dailies(back=n)` makes the dailies of n days ago and returns {"date": ...}."""
 
     def make(back: int = 0) -> dict[str, Any]:
         if back:

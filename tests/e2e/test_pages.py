@@ -223,7 +223,7 @@ def test_me_page_draws_the_charts_with_their_tables(
     expect(page.locator('[data-stat="won"]')).to_have_text("1")
     expect(page.locator("#chart-wins svg")).to_have_count(1)
     expect(page.locator("#chart-moves svg rect.bar")).to_have_count(1)
-    expect(page.locator("#chart-moves table")).to_contain_text("80–99")
+    expect(page.locator("#chart-moves table")).to_contain_text("80–89")
     screenshot(page, "me.png")
 
 
@@ -372,3 +372,31 @@ def test_rules_pages_number_every_rule_and_draw_the_layout(
         page.screenshot(path=str(_screens() / f"rules-{game}{suffix}.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_board_from_the_api_marks_your_row(e2e_page, live_server_url, dailies):
+    page = e2e_page
+    daily = dailies["masterpiece"]
+    page.goto(f"{live_server_url}/")
+    page.get_by_label("Your name").fill("Board Climber")
+    page.get_by_role("button", name="Start playing").click()
+    expect(page.locator(".hello")).to_contain_text("Board Climber")
+    # Play the first move of the day's certified line through the API, as the play page does.
+    started = page.request.post(
+        f"{live_server_url}/api/dailies/masterpiece/{daily['date']}/attempts/", data={}
+    )
+    assert started.ok, started.text()
+    attempt = started.json()["id"]
+    moved = page.request.post(
+        f"{live_server_url}/api/attempts/{attempt}/moves/",
+        data={"seq": 0, "move": daily["certificate"][0]},
+    )
+    assert moved.ok, moved.text()
+
+    page.goto(f"{live_server_url}/board/masterpiece/{daily['date']}/")
+
+    mine = page.locator("#ranks-body tr[aria-current='true']")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("Board Climber")
+    expect(mine).to_contain_text("you")
+    expect(mine).to_contain_text("In progress")

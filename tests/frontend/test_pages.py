@@ -272,8 +272,8 @@ def test_me_page_shows_stats_charts_and_their_tables(client, dailies):
     assert response.context["overview"]["won"] == 1
     assert response.context["overview"]["current_streak"] == 1
     assert 'id="chart-data"' in html
-    assert "Wins over time" in html and "Moves in won games" in html
-    assert "<table>" in html and "40–59" in html
+    assert "Wins per week" in html and "Moves in won games" in html
+    assert "<table>" in html and "40–49" in html
 
 
 def test_streaks_count_days_in_a_row_with_a_win(db):

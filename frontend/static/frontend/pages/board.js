@@ -96,14 +96,29 @@ function renderTotal(total) {
   if (typeof total === "number") totalText.textContent = format(strings.total, { total });
 }
 
+/** The top of the board and, when you are further down, the rows around you, in rank order. */
+export function mergeRows(top, around) {
+  const seen = new Set();
+  const rows = [];
+  for (const row of [...top, ...around]) {
+    const key = `${row.rank}|${row.player}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push(row);
+  }
+  return rows.sort((a, b) => a.rank - b.rank);
+}
+
 async function load() {
-  const answer = await api("GET", config.api);
-  if (answer.status === 200 && answer.data && Array.isArray(answer.data.rows)) {
-    renderRows(answer.data.rows);
-    renderTotal(answer.data.total);
+  const [top, around] = await Promise.all([api("GET", config.top), api("GET", config.api)]);
+  const ok = (answer) => answer.status === 200 && answer.data && Array.isArray(answer.data.rows);
+  if (ok(top)) {
+    const mine = ok(around) && around.data.you ? around.data.rows : [];
+    renderRows(mergeRows(top.data.rows, mine));
+    renderTotal(top.data.total);
     return true;
   }
-  message.textContent = answer.status === 404 ? strings.unavailable : strings.failed;
+  message.textContent = top.status === 404 ? strings.unavailable : strings.failed;
   return false;
 }
 
