@@ -400,3 +400,5 @@ def test_board_from_the_api_marks_your_row(e2e_page, live_server_url, dailies):
     expect(mine).to_contain_text("Board Climber")
     expect(mine).to_contain_text("you")
     expect(mine).to_contain_text("In progress")
+    # The daily's socket answered with its snapshot (the real consumer, through uvicorn).
+    expect(page.locator("#playing-now")).to_have_text(re.compile(r"^\d+$"))

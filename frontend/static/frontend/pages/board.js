@@ -96,30 +96,54 @@ function renderTotal(total) {
   if (typeof total === "number") totalText.textContent = format(strings.total, { total });
 }
 
-/** The top of the board and, when you are further down, the rows around you, in rank order. */
+/**
+ * The top of the board and, when you are further down, the rows around you, in rank order.
+ * Display names are unique, so a player appears once (the top's row wins).
+ */
 export function mergeRows(top, around) {
-  const seen = new Set();
-  const rows = [];
-  for (const row of [...top, ...around]) {
-    const key = `${row.rank}|${row.player}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    rows.push(row);
+  const names = new Set(top.map((row) => row.player));
+  return [...top, ...around.filter((row) => !names.has(row.player))].sort(
+    (a, b) => a.rank - b.rank,
+  );
+}
+
+const state = { top: [], around: [], me: null };
+
+function render() {
+  // Live updates go to everyone watching, so they cannot say which row is yours: the name can.
+  const rows = mergeRows(state.top, state.around).map((row) => ({
+    ...row,
+    you: Boolean(row.you) || (state.me !== null && row.player === state.me),
+  }));
+  renderRows(rows);
+}
+
+async function loadAround() {
+  const around = await api("GET", config.api);
+  const ok = around.status === 200 && around.data && Array.isArray(around.data.rows);
+  if (ok && around.data.you) {
+    state.me = around.data.you.player;
+    state.around = around.data.rows;
   }
-  return rows.sort((a, b) => a.rank - b.rank);
 }
 
 async function load() {
-  const [top, around] = await Promise.all([api("GET", config.top), api("GET", config.api)]);
-  const ok = (answer) => answer.status === 200 && answer.data && Array.isArray(answer.data.rows);
-  if (ok(top)) {
-    const mine = ok(around) && around.data.you ? around.data.rows : [];
-    renderRows(mergeRows(top.data.rows, mine));
+  const [top] = await Promise.all([api("GET", config.top), loadAround()]);
+  if (top.status === 200 && top.data && Array.isArray(top.data.rows)) {
+    state.top = top.data.rows;
+    render();
     renderTotal(top.data.total);
     return true;
   }
   message.textContent = top.status === 404 ? strings.unavailable : strings.failed;
   return false;
+}
+
+let aroundTimer = 0;
+function refreshAroundSoon() {
+  if (state.me === null || state.top.some((row) => row.player === state.me)) return;
+  window.clearTimeout(aroundTimer);
+  aroundTimer = window.setTimeout(() => loadAround().then(render), 2000);
 }
 
 function feedLine(item) {
@@ -150,8 +174,13 @@ function connect() {
   const open = () => {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${window.location.host}${config.socket}`);
+    let heartbeat = 0;
     socket.addEventListener("open", () => {
       tries = 0;
+      // A silent socket is closed by the server after a minute: say we are here.
+      heartbeat = window.setInterval(() => socket.send(JSON.stringify({ type: "ping" })), 25000);
+      // After a reconnection, ask for what was missed since the last version seen.
+      if (version >= 0) socket.send(JSON.stringify({ type: "resync", version }));
     });
     socket.addEventListener("message", (event) => {
       let data;
@@ -165,8 +194,10 @@ function connect() {
         version = data.version;
       }
       if (data.board && Array.isArray(data.board.top)) {
-        renderRows(data.board.top);
+        state.top = data.board.top;
+        render();
         renderTotal(data.board.total);
+        refreshAroundSoon();
       }
       if (playingNow && typeof data.playing_now === "number") {
         playingNow.textContent = String(data.playing_now);
@@ -174,6 +205,7 @@ function connect() {
       addFeed(data.feed);
     });
     socket.addEventListener("close", () => {
+      window.clearInterval(heartbeat);
       tries += 1;
       if (tries <= 5) window.setTimeout(open, Math.min(30000, 1000 * 2 ** tries));
     });
