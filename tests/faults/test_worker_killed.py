@@ -1,0 +1,175 @@
+"""A Celery worker is killed (SIGKILL) in the middle of a solve.
+
+A real `celery worker` runs on the test database and the shared Redis, on a queue of this test's
+own. It claims a deal whose solve takes long (Munger seed 1: about 37 s to decide) and is killed
+a moment later. The claim stays ("solving"): asking again is refused while the claim is fresh.
+Once the claim is stale (the clock moved past `STALE_CLAIM`), asking again sends the job to a new
+worker, which takes the claim and stores exactly one result; a late second delivery of the job
+(what the broker does with an unacknowledged message) is skipped and changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db.models import F
+
+from config.celery import app
+from games import services, tasks
+from games.engine import replay
+from games.models import Deal
+from tests.faults.live import ROOT, database_url, wait_until
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+]
+
+SLOW_SEED = 1  # docs/solver.md: the solver needs about 37 s to decide Munger seed 1
+LONG_SOLVE = 120  # seconds allowed to the first run: it is killed long before
+SHORT_SOLVE = 3  # seconds allowed to the second run
+
+
+class Workers:
+    """`start()` a worker on the test database consuming `queue`; `kill()` it with SIGKILL."""
+
+    def __init__(self, test_database: dict[str, Any], folder: Path) -> None:
+        self.queue = f"patience-faults-{uuid.uuid4().hex[:12]}"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url(test_database),
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
+        self.folder = folder
+        self.processes: list[subprocess.Popen] = []
+
+    def start(self) -> subprocess.Popen:
+        name = f"{self.queue}-{len(self.processes)}@{socket.gethostname()}"
+        log = (self.folder / f"worker-{len(self.processes)}.log").open("wb")
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--concurrency=1",
+                "-l",
+                "warning",
+                "-Q",
+                self.queue,
+                "-n",
+                name,
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        log.close()
+        self.processes.append(process)
+        deadline = time.monotonic() + 60
+        while not app.control.ping(destination=[name], timeout=0.5):
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the worker did not start:\n{self.logs()}")
+        return process
+
+    def logs(self) -> str:
+        return "\n".join(p.read_text(errors="replace") for p in sorted(self.folder.glob("*.log")))
+
+    def stop_all(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(timeout=5)
+
+
+@pytest.fixture
+def workers(test_database, tmp_path, monkeypatch) -> Iterator[Workers]:
+    pool = Workers(test_database, tmp_path)
+    real = tasks.solve_deal
+
+    class ToOurQueue:
+        """What `deal_request_solve` sends (through its receiver) goes to this test's queue."""
+
+        def delay(self, *args: Any) -> Any:
+            return real.apply_async(args, queue=pool.queue)
+
+    monkeypatch.setattr(tasks, "solve_deal", ToOurQueue())
+    try:
+        yield pool
+    finally:
+        pool.stop_all()
+        print(pool.logs()[-4000:])
+
+
+def status_of(deal: Deal) -> str:
+    return Deal.objects.values_list("solver_status", flat=True).get(pk=deal.pk)
+
+
+def test_a_worker_killed_mid_solve_leaves_a_stale_claim_that_another_run_takes(workers):
+    deal = services.deal_create(game="munger", seed=SLOW_SEED)
+    first = workers.start()
+    services.deal_request_solve(deal=deal, time_limit=LONG_SOLVE)
+    wait_until(lambda: status_of(deal) == "solving", timeout=30, what="the worker's claim")
+    time.sleep(1.5)  # the solver is thinking
+    first.send_signal(signal.SIGKILL)
+    first.wait(timeout=10)
+
+    # The claim of the dead worker stays, and a fresh claim is not taken from it.
+    time.sleep(0.5)
+    claimed = Deal.objects.get(pk=deal.pk)
+    assert claimed.solver_status == "solving" and claimed.solved_at is None
+    assert services.deal_request_solve(deal=deal, time_limit=SHORT_SOLVE).solver_status == (
+        "solving"
+    )
+
+    second = workers.start()
+    # Time passes: the claim is now older than STALE_CLAIM, as if the worker died long ago.
+    Deal.objects.filter(pk=deal.pk).update(
+        solve_started_at=F("solve_started_at") - services.STALE_CLAIM - dt.timedelta(minutes=1)
+    )
+    assert services.deal_request_solve(deal=deal, time_limit=SHORT_SOLVE).solver_status == (
+        "pending"
+    )
+    decided = {"solved", "unsolvable", "unknown"}
+    wait_until(lambda: status_of(deal) in decided, timeout=60, what="the second run")
+    stored = Deal.objects.values().get(pk=deal.pk)
+
+    # The job the killed worker never acknowledged, delivered again: skipped, nothing changes.
+    again = tasks.solve_deal.delay(deal.pk, SHORT_SOLVE)
+    assert again.get(timeout=60) == "skipped"
+    assert Deal.objects.values().get(pk=deal.pk) == stored
+    assert second.poll() is None
+
+    assert Deal.objects.filter(game="munger", deal_string=deal.deal_string).count() == 1
+    deal.refresh_from_db()
+    assert deal.solved_at is not None and deal.solve_started_at is not None
+    if deal.solver_status == "solved":
+        assert deal.certificate and deal.par == len(deal.certificate)
+        verdict = replay("munger", deal.deal_string, deal.certificate)
+        assert verdict.valid and verdict.won
+    else:
+        assert deal.certificate == [] and deal.par is None
