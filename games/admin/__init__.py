@@ -1,10 +1,12 @@
 """Admin curation of Patience Daily: deals (solve, approve, reject, schedule, the
 layout drawn as cards, the certificate replayed), the calendar of dailies, attempts (replay,
-disqualify) and players. Every write goes through `games.services`."""
+disqualify), the fair-play review queue of held results and players. Every write goes through
+`games.services`."""
 
 from .attempts import AttemptAdmin
 from .dailies import DailyChallengeAdmin
 from .deals import DealAdmin
 from .players import PlayerAdmin
+from .review import HeldAttemptAdmin
 
-__all__ = ["AttemptAdmin", "DailyChallengeAdmin", "DealAdmin", "PlayerAdmin"]
+__all__ = ["AttemptAdmin", "DailyChallengeAdmin", "DealAdmin", "HeldAttemptAdmin", "PlayerAdmin"]

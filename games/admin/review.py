@@ -1,0 +1,364 @@
+"""The fair-play review queue: finished ranked results held by the checks of games/fairplay.py,
+waiting for an admin to approve them (ranked again) or disqualify them (with a reason the
+player sees). Each decision goes through `attempt_review_approve` / `attempt_review_disqualify`,
+which record it (`ReviewDecision`) and tell the boards after commit.
+
+The queue is a proxy of `Attempt` (`HeldAttempt`, its own admin page in the sidebar). Its page
+for one result shows what tripped, the timing of every move as a chart drawn here as SVG (no
+script), the numbers the rules looked at, a link to the step-by-step replay of the attempt
+admin, and the two decisions.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from games import fairplay, services
+from games.models import Attempt
+
+from .base import CurationAdmin, call_service
+
+
+class HeldAttempt(Attempt):
+    """Ranked results held for review: the queue's admin page (a proxy, no table of its own)."""
+
+    class Meta:
+        proxy = True
+        app_label = "games"
+        verbose_name = "held result"
+        verbose_name_plural = "held results (fair-play review)"
+
+
+class ApproveForm(forms.Form):
+    note = forms.CharField(
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
+        help_text="Optional, for the other admins (why it is fine).",
+    )
+
+
+class ReviewDisqualifyForm(forms.Form):
+    reason = forms.CharField(
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
+        help_text="Required. The player sees it with their result.",
+    )
+
+
+# -- the timing chart ------------------------------------------------------------------------
+
+CHART_WIDTH, CHART_HEIGHT = 720, 260
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 48, 12, 12, 36
+
+
+def _nice_step(span: float, ticks: int = 6) -> float:
+    """A round step (1, 2 or 5 times a power of ten) giving about `ticks` ticks over `span`."""
+    raw = max(span, 1e-9) / ticks
+    power = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 1.0
+    for factor in (1, 2, 5, 10):
+        if raw <= factor * power:
+            return factor * power
+    return 10 * power  # pragma: no cover
+
+
+def timing_chart(moves: list[str], move_times: list[int]) -> SafeString:
+    """Moves over time as an inline SVG: each move a dot at (seconds since the deal was shown,
+    moves played), undos in red, the line through them; a flat stretch is a pause, a steep one
+    fast play, a straight ruled line a timer."""
+    if not moves:
+        return format_html("<p>{}</p>", "No move.")
+    plot_w = CHART_WIDTH - MARGIN_LEFT - MARGIN_RIGHT
+    plot_h = CHART_HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
+    end_s = max(move_times[-1] / 1000, 0.001)
+    count = len(moves)
+
+    def x(ms: int) -> float:
+        return round(MARGIN_LEFT + plot_w * (ms / 1000) / end_s, 1)
+
+    def y(n: int) -> float:
+        return round(MARGIN_TOP + plot_h * (1 - n / count), 1)
+
+    points = " ".join(f"{x(t)},{y(i)}" for i, t in enumerate(move_times, start=1))
+    dots = format_html_join(
+        "",
+        '<circle cx="{}" cy="{}" r="{}" fill="{}"><title>move {}: {} at {} s</title></circle>',
+        (
+            (
+                x(t),
+                y(i),
+                3 if token == "U" else 1.6,
+                "#c0392b" if token == "U" else "#205067",
+                i,
+                token,
+                f"{t / 1000:.3f}",
+            )
+            for i, (token, t) in enumerate(zip(moves, move_times, strict=False), start=1)
+        ),
+    )
+    x_step = _nice_step(end_s)
+    x_ticks = format_html_join(
+        "",
+        '<line x1="{0}" y1="{1}" x2="{0}" y2="{2}" stroke="#ccc"/>'
+        '<text x="{0}" y="{3}" font-size="11" text-anchor="middle">{4}</text>',
+        (
+            (x(int(s * 1000)), MARGIN_TOP, MARGIN_TOP + plot_h, CHART_HEIGHT - 20, f"{s:g}")
+            for s in (x_step * k for k in range(int(end_s / x_step) + 1))
+        ),
+    )
+    y_step = max(1, int(_nice_step(count, 5)))
+    y_ticks = format_html_join(
+        "",
+        '<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#eee"/>'
+        '<text x="{3}" y="{4}" font-size="11" text-anchor="end">{5}</text>',
+        (
+            (MARGIN_LEFT, y(n), MARGIN_LEFT + plot_w, MARGIN_LEFT - 6, y(n) + 4, n)
+            for n in range(0, count + 1, y_step)
+        ),
+    )
+    return format_html(
+        '<svg class="pd-timing" xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        'viewBox="0 0 {w} {h}" role="img" aria-labelledby="pd-timing-title">'
+        '<title id="pd-timing-title">{count} moves over {end} s</title>'
+        "{x_ticks}{y_ticks}"
+        '<polyline points="{start},{bottom} {points}" fill="none" stroke="#79aec8" '
+        'stroke-width="1.5"/>{dots}'
+        '<text x="{mid}" y="{label_y}" font-size="12" text-anchor="middle">'
+        "seconds since the deal was shown</text>"
+        '<text x="12" y="{mid_y}" font-size="12" text-anchor="middle" '
+        'transform="rotate(-90 12 {mid_y})">moves</text>'
+        "</svg>",
+        w=CHART_WIDTH,
+        h=CHART_HEIGHT,
+        count=count,
+        end=f"{end_s:.1f}",
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        start=MARGIN_LEFT,
+        bottom=MARGIN_TOP + plot_h,
+        points=points,
+        dots=dots,
+        mid=MARGIN_LEFT + plot_w // 2,
+        label_y=CHART_HEIGHT - 4,
+        mid_y=MARGIN_TOP + plot_h // 2,
+    )
+
+
+def timing_figures(attempt: Attempt) -> list[tuple[str, str]]:
+    """The numbers the rules look at, for the page."""
+    certificate = attempt.daily.deal.certificate if attempt.daily_id else []
+    play = fairplay.Play(attempt.game, attempt.moves, attempt.move_times, certificate)
+    gaps = play.gaps
+    rows = [
+        ("moves (undos)", f"{len(attempt.moves)} ({attempt.moves.count('U')})"),
+        ("first move after", f"{(play.first_move_ms or 0) / 1000:.2f} s"),
+        ("play time", f"{attempt.play_seconds():.1f} s"),
+    ]
+    if gaps:
+        mean = statistics.fmean(gaps)
+        cv = statistics.pstdev(gaps) / mean if mean else 0.0
+        rows += [
+            ("gaps between moves", f"{len(gaps)}: median {statistics.median(gaps) / 1000:.2f} s"),
+            ("mean gap", f"{mean / 1000:.2f} s (coefficient of variation {cv:.2f})"),
+        ]
+    if certificate:
+        rows.append(
+            ("the solver's line", f"first {play.certificate_prefix} of {len(certificate)} moves")
+        )
+    return rows
+
+
+# -- the admin -------------------------------------------------------------------------------
+
+
+@admin.register(HeldAttempt)
+class HeldAttemptAdmin(CurationAdmin):
+    list_display = (
+        "__str__",
+        "game",
+        "daily",
+        "finished_at",
+        "move_count",
+        "play_time",
+        "rules",
+        "review_link",
+    )
+    list_filter = ("game", "status")
+    search_fields = ("player__display_name",)
+    search_help_text = "A player's display name."
+    list_select_related = ("player", "daily")
+    ordering = ("finished_at",)
+    actions = ["approve", "disqualify"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Attempt]:
+        return super().get_queryset(request).held()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_decide_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("games.change_attempt")
+
+    @admin.display(description="play time")
+    def play_time(self, attempt: Attempt) -> str:
+        return f"{attempt.play_seconds():.0f} s"
+
+    @admin.display(description="tripped")
+    def rules(self, attempt: Attempt) -> str:
+        return ", ".join(reason.get("rule", "?") for reason in attempt.held_reasons)
+
+    @admin.display(description="")
+    def review_link(self, attempt: Attempt) -> str:
+        return format_html('<a href="{}">Review</a>', self.url("change", attempt.pk))
+
+    # -- the page of one held result ----------------------------------------------------
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        attempt = (
+            Attempt.objects.select_related("player", "daily__deal")
+            .filter(pk=unquote(object_id))
+            .first()
+        )
+        if attempt is None:
+            return self._redirect_to_queue(request, "There is no such attempt.")
+        if not self.has_view_permission(request, attempt):
+            raise PermissionDenied
+        if attempt.review != Attempt.Review.HELD or attempt.disqualified:
+            page = reverse("admin:games_attempt_change", args=[attempt.pk])
+            messages.info(request, f"{attempt} is not held for review (decided already?).")
+            return HttpResponseRedirect(page)
+        approve_form, disqualify_form = ApproveForm(), ReviewDisqualifyForm()
+        if request.method == "POST":
+            if not self.has_decide_permission(request, attempt):
+                raise PermissionDenied
+            if "approve" in request.POST:
+                approve_form = ApproveForm(request.POST)
+                if approve_form.is_valid():
+                    self.approve_all(request, [attempt], approve_form.cleaned_data["note"])
+                    return HttpResponseRedirect(self.url("changelist"))
+            elif "disqualify" in request.POST:
+                disqualify_form = ReviewDisqualifyForm(request.POST)
+                if disqualify_form.is_valid():
+                    reason = disqualify_form.cleaned_data["reason"]
+                    self.disqualify_all(request, [attempt], reason)
+                    return HttpResponseRedirect(self.url("changelist"))
+        return self.render(
+            request,
+            "admin/games/review/held.html",
+            {
+                "title": f"Review {attempt}",
+                "original": attempt,
+                "reasons": [
+                    {
+                        **reason,
+                        "description": getattr(
+                            fairplay.RULES_BY_NAME.get(reason.get("rule", "")), "description", ""
+                        ),
+                    }
+                    for reason in attempt.held_reasons
+                ],
+                "chart": timing_chart(attempt.moves, attempt.move_times),
+                "figures": timing_figures(attempt),
+                "replay_url": reverse("admin:games_attempt_replay", args=[attempt.pk]),
+                "attempt_url": reverse("admin:games_attempt_change", args=[attempt.pk]),
+                "can_decide": self.has_decide_permission(request, attempt),
+                "approve_form": approve_form,
+                "disqualify_form": disqualify_form,
+                "decisions": attempt.decisions.select_related("decided_by"),
+            },
+        )
+
+    def _redirect_to_queue(self, request: HttpRequest, text: str) -> HttpResponse:
+        messages.warning(request, text)
+        return HttpResponseRedirect(self.url("changelist"))
+
+    # -- the decisions (from the page, or as actions on the queue) ----------------------
+
+    @admin.action(description="Approve: rank them again", permissions=["decide"])
+    def approve(self, request: HttpRequest, queryset: QuerySet[Attempt]) -> None:
+        self.approve_all(request, list(queryset), "")
+
+    @admin.action(description="Disqualify…", permissions=["decide"])
+    def disqualify(self, request: HttpRequest, queryset: QuerySet[Attempt]) -> HttpResponse | None:
+        """Ask for the reason (required, the players see it), then disqualify them all."""
+        form = ReviewDisqualifyForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            self.disqualify_all(request, list(queryset), form.cleaned_data["reason"])
+            return None
+        return self.render(
+            request,
+            "admin/games/review/disqualify.html",
+            {
+                "title": "Disqualify held results",
+                "attempts": queryset.select_related("player", "daily"),
+                "form": form,
+                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            },
+        )
+
+    def approve_all(self, request: HttpRequest, attempts: list[Attempt], note: str) -> int:
+        done = 0
+        for attempt in attempts:
+            result = call_service(
+                request,
+                str(attempt),
+                lambda a=attempt: services.attempt_review_approve(
+                    attempt=a, by=request.user, note=note
+                ),
+            )
+            if result is not None:
+                self.log_change(request, result, f"Approved after review. {note}".strip())
+                done += 1
+        if done:
+            self.message_user(
+                request,
+                f"Approved {done} result{'s' if done != 1 else ''}: ranked again.",
+                messages.SUCCESS,
+            )
+        return done
+
+    def disqualify_all(self, request: HttpRequest, attempts: list[Attempt], reason: str) -> int:
+        done = 0
+        for attempt in attempts:
+            result = call_service(
+                request,
+                str(attempt),
+                lambda a=attempt: services.attempt_review_disqualify(
+                    attempt=a, by=request.user, reason=reason
+                ),
+            )
+            if result is not None:
+                self.log_change(request, result, f"Disqualified: {result.disqualified_reason}")
+                done += 1
+        if done:
+            self.message_user(
+                request,
+                f"Disqualified {done} result{'s' if done != 1 else ''}: off the boards, the "
+                "players see your reason.",
+                messages.SUCCESS,
+            )
+        return done

@@ -1,0 +1,149 @@
+"""The admin's review queue of held results: what it lists, the page of one result (reasons,
+timing chart, replay link) and the two decisions, which go through the services (recorded,
+the board following after commit)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.messages import get_messages
+from django.urls import reverse
+
+from benchmarks.fairplay import human_game, instant_bot, rhythm_bot
+from games.admin.review import timing_chart
+from games.models import Attempt, ReviewDecision
+
+pytestmark = pytest.mark.django_db
+
+QUEUE = "admin:games_heldattempt_changelist"
+
+
+def page_of(attempt: Attempt) -> str:
+    return reverse("admin:games_heldattempt_change", args=[attempt.pk])
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def on_board(attempt: Attempt) -> bool:
+    return Attempt.objects.filter(daily=attempt.daily).on_board().filter(pk=attempt.pk).exists()
+
+
+@pytest.fixture
+def results(dailies, play) -> dict[str, Attempt]:
+    daily = dailies("masterpiece")
+    deal = daily.deal
+    return {
+        "instant": play(daily, instant_bot(random.Random(1), deal.certificate)),
+        "rhythm": play(daily, rhythm_bot(random.Random(2), deal.certificate)),
+        "human": play(
+            daily, human_game(random.Random(3), "masterpiece", deal.deal_string, deal.certificate)
+        ),
+    }
+
+
+def test_the_queue_lists_held_results_only(admin_client, results) -> None:
+    response = admin_client.get(reverse(QUEUE))
+    assert response.status_code == 200
+    listed = {a.pk for a in response.context["cl"].result_list}
+    assert listed == {results["instant"].pk, results["rhythm"].pk}
+    body = response.content.decode()
+    assert "machine_rhythm" in body and "instant_first_move" in body
+    assert page_of(results["instant"]) in body
+
+
+def test_the_queue_is_in_the_admin_index(admin_client, results) -> None:
+    body = admin_client.get(reverse("admin:index")).content.decode()
+    assert reverse(QUEUE) in body
+
+
+def test_the_page_shows_reasons_timing_chart_and_replay(admin_client, results) -> None:
+    attempt = results["rhythm"]
+    response = admin_client.get(page_of(attempt))
+    assert response.status_code == 200
+    body = response.content.decode()
+    for reason in attempt.held_reasons:
+        assert reason["rule"] in body
+    assert "<svg" in body and "<polyline" in body
+    assert body.count("<circle") == len(attempt.moves)
+    replay = reverse("admin:games_attempt_replay", args=[attempt.pk])
+    assert f'href="{replay}"' in body
+    assert admin_client.get(replay).status_code == 200
+    assert "coefficient of variation" in body
+    assert "<script" not in body[body.index("<svg") : body.index("</svg>")]
+
+
+def test_approving_from_the_page(admin_client, admin_user, results) -> None:
+    attempt = results["instant"]
+    note = "Checked: a speed player."
+    response = admin_client.post(page_of(attempt), {"approve": "1", "note": note})
+    assert response.status_code == 302 and response.url == reverse(QUEUE)
+    attempt.refresh_from_db()
+    assert attempt.review == Attempt.Review.APPROVED and on_board(attempt)
+    decision = ReviewDecision.objects.get(attempt=attempt)
+    assert decision.decision == "approved" and decision.decided_by == admin_user
+    assert decision.reason == note
+    assert "Approved 1 result: ranked again." in messages_of(response)
+    # Decided: its page now leads to the attempt itself.
+    again = admin_client.get(page_of(attempt))
+    assert again.url == reverse("admin:games_attempt_change", args=[attempt.pk])
+
+
+def test_disqualifying_from_the_page_needs_a_reason(admin_client, admin_user, results) -> None:
+    attempt = results["rhythm"]
+    response = admin_client.post(page_of(attempt), {"disqualify": "1", "reason": "  "})
+    assert response.status_code == 200
+    assert response.context["disqualify_form"].errors["reason"]
+    attempt.refresh_from_db()
+    assert attempt.review == Attempt.Review.HELD and not ReviewDecision.objects.exists()
+
+    response = admin_client.post(page_of(attempt), {"disqualify": "1", "reason": "A timer bot."})
+    assert response.status_code == 302
+    attempt.refresh_from_db()
+    assert attempt.disqualified and attempt.disqualified_reason == "A timer bot."
+    assert not on_board(attempt)
+    decision = ReviewDecision.objects.get(attempt=attempt)
+    assert (decision.decision, decision.decided_by) == ("disqualified", admin_user)
+
+
+def test_the_queue_actions(admin_client, results, django_capture_on_commit_callbacks) -> None:
+    instant, rhythm = results["instant"], results["rhythm"]
+    with django_capture_on_commit_callbacks() as callbacks:
+        response = admin_client.post(
+            reverse(QUEUE), {"action": "approve", "_selected_action": [instant.pk]}
+        )
+    assert response.status_code == 302 and len(callbacks) >= 1
+    instant.refresh_from_db()
+    assert instant.review == Attempt.Review.APPROVED and on_board(instant)
+
+    data = {"action": "disqualify", "_selected_action": [rhythm.pk]}
+    asked = admin_client.post(reverse(QUEUE), data)
+    assert asked.status_code == 200 and b'name="reason"' in asked.content
+    done = admin_client.post(reverse(QUEUE), {**data, "apply": "1", "reason": "Bot."})
+    assert done.status_code == 302
+    rhythm.refresh_from_db()
+    assert rhythm.disqualified and rhythm.disqualified_reason == "Bot."
+    assert not Attempt.objects.held().exists()
+    assert admin_client.get(reverse(QUEUE)).context["cl"].result_count == 0
+
+
+def test_a_viewer_without_change_permission_cannot_decide(client, results, django_user_model):
+    from django.contrib.auth.models import Permission
+
+    viewer = django_user_model.objects.create_user("viewer", password="x", is_staff=True)
+    viewer.user_permissions.add(Permission.objects.get(codename="view_heldattempt"))
+    client.force_login(viewer)
+    attempt = results["instant"]
+    page = client.get(page_of(attempt))
+    assert page.status_code == 200 and b'name="approve"' not in page.content
+    assert client.post(page_of(attempt), {"approve": "1"}).status_code == 403
+    attempt.refresh_from_db()
+    assert attempt.review == Attempt.Review.HELD
+
+
+def test_the_chart_is_escaped_svg_without_moves_too() -> None:
+    assert "No move" in timing_chart([], [])
+    svg = timing_chart(["T1>T2", "U", "T1>T2"], [1000, 2000, 2500])
+    assert svg.startswith("<svg") and "T1&gt;T2" in svg and 'fill="#c0392b"' in svg
