@@ -14,8 +14,6 @@ from games.models import Attempt, Player
 from tests.games import factories
 from tests.leaderboards.helpers import NOON, result
 
-pytestmark = pytest.mark.urls("tests.leaderboards.urls")
-
 TODAY = NOON.date()
 
 
