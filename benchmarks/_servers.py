@@ -1,0 +1,312 @@
+"""Shared harness of the load benchmarks (play.py, fanout.py, load.py): servers and statistics.
+
+`Servers(setup)` makes a fresh database (a SQLite file in a temporary folder for the embedded
+configuration, the `patience_bench` PostgreSQL database otherwise), migrates it, schedules
+certified dailies, starts N uvicorn processes on consecutive ports and waits for `/healthz/`.
+Leaving the `with` block stops them (SIGTERM, then SIGKILL after a timeout) and drops the
+database, whatever happened. Only loopback: PostgreSQL and Redis on 127.0.0.1, Redis DB 5
+(flushed before each start; no other DB is touched).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON = str(ROOT / ".venv" / "bin" / "python")
+PG_HOST = "127.0.0.1"
+PG_USER = "postgres"
+BENCH_DB = "patience_bench"
+REDIS_DB = 5
+REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
+GAMES = ("munger", "masterpiece")
+
+#: Every throttle scope and kind of the settings (THROTTLE_RATES), raised for benchmarks.
+THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "renames")
+THROTTLE_KINDS = ("player", "ip", "net")
+RAISED_RATE = "10000000/min"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One server configuration."""
+
+    name: str
+    postgres: bool
+    processes: int
+
+
+EMBEDDED = Setup("embedded (SQLite, in-memory layer), 1 process", postgres=False, processes=1)
+POSTGRES_2 = Setup("PostgreSQL + Redis, 2 processes", postgres=True, processes=2)
+POSTGRES_3 = Setup("PostgreSQL + Redis, 3 processes", postgres=True, processes=3)
+
+
+def _run(cmd: list[str], env: dict[str, str] | None = None, timeout: float = 300) -> str:
+    done = subprocess.run(
+        cmd, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return done.stdout
+
+
+def redis_flush() -> None:
+    """Empty the benchmark's own Redis database (DB 5) only."""
+    _run(["redis-cli", "-h", "127.0.0.1", "-n", str(REDIS_DB), "FLUSHDB"], timeout=10)
+
+
+class Servers:
+    """A fresh database and N uvicorn processes of one configuration (a context manager)."""
+
+    def __init__(
+        self,
+        setup: Setup,
+        *,
+        base_port: int = 18400,
+        days: int = 1,
+        faketime: str | None = None,
+        pool_size: int | None = None,
+        quiet: bool = False,
+        fixed: bool = False,
+    ) -> None:
+        self.setup = setup
+        self.base_port = base_port
+        self.days = days
+        self.faketime = faketime
+        self.pool_size = pool_size
+        self.quiet = quiet
+        # benchmarks/_fixes.py: the app with the FOR UPDATE fix applied in memory
+        self.app = "benchmarks._fixes:application" if fixed else "config.asgi:application"
+        self.tmp = tempfile.TemporaryDirectory(prefix="patience-bench-")
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.logs: list[Path] = []
+        self.urls = [f"http://127.0.0.1:{base_port + i}" for i in range(setup.processes)]
+        self.secret = secrets.token_urlsafe(64)
+
+    # -- environment ------------------------------------------------------------------------
+
+    @property
+    def database_url(self) -> str:
+        return f"postgres://{PG_USER}@{PG_HOST}:5432/{BENCH_DB}" if self.setup.postgres else ""
+
+    def env(self) -> dict[str, str]:
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("THROTTLE_", "DATABASE_", "REDIS_", "SQLITE_", "FAKETIME"))
+        }
+        env.update(
+            DJANGO_SETTINGS_MODULE="config.settings",
+            DEBUG="false",
+            HTTPS="false",
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            SECRET_KEY=self.secret,
+            STATIC_MANIFEST="false",
+            LOG_LEVEL="WARNING",
+            PYTHONUNBUFFERED="1",
+        )
+        if self.setup.postgres:
+            env["DATABASE_URL"] = self.database_url
+            env["REDIS_URL"] = REDIS_URL
+        else:
+            env["SQLITE_PATH"] = str(Path(self.tmp.name) / "bench.sqlite3")
+        if self.pool_size:
+            env["DATABASE_POOL_SIZE"] = str(self.pool_size)
+        for scope in THROTTLE_SCOPES:
+            for kind in THROTTLE_KINDS:
+                env[f"THROTTLE_{scope.upper()}_{kind.upper()}"] = RAISED_RATE
+        return env
+
+    def manage(self, *args: str, timeout: float = 600) -> str:
+        return _run([PYTHON, "manage.py", *args], env=self.env(), timeout=timeout)
+
+    def django(self, code: str) -> Any:
+        """Run `code` (which prints one JSON value) in a Django process on this database."""
+        prelude = "import django, json; django.setup()\n"
+        return json.loads(_run([PYTHON, "-c", prelude + code], env=self.env()).strip())
+
+    # -- database ---------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        if self.setup.postgres:
+            self.drop_database()
+            _run(["createdb", "-h", PG_HOST, "-U", PG_USER, BENCH_DB])
+            redis_flush()
+        self.manage("migrate", "--noinput", "-v", "0")
+        self.manage("schedule_dailies", "--days", str(self.days), "--candidates", "2")
+
+    def drop_database(self) -> None:
+        if self.setup.postgres:
+            _run(["dropdb", "-h", PG_HOST, "-U", PG_USER, "--if-exists", "--force", BENCH_DB])
+
+    def dailies(self, date: str | None = None) -> list[dict[str, Any]]:
+        """The dailies of `date` (default: the real UTC today): game, date, id, deal string
+        and certificate (the winning line the solver found)."""
+        when = f"'{date}'" if date else "clock.today().isoformat()"
+        return self.django(
+            "from games import clock\n"
+            "from games.models import DailyChallenge\n"
+            f"rows = DailyChallenge.objects.filter(date={when}).select_related('deal')\n"
+            "print(json.dumps([{'game': d.game, 'date': d.date.isoformat(), 'id': d.pk,"
+            " 'deal': d.deal.deal_string, 'certificate': list(d.deal.certificate)}"
+            " for d in rows.order_by('game')]))"
+        )
+
+    # -- processes --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        env = self.env()
+        if self.faketime:
+            env["FAKETIME"] = self.faketime
+            env["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+            env["FAKETIME_NO_CACHE"] = "1"
+            env["LD_PRELOAD"] = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+        for i, url in enumerate(self.urls):
+            port = url.rsplit(":", 1)[1]
+            log = Path(self.tmp.name) / f"server-{i}.log"
+            self.logs.append(log)
+            cmd = [PYTHON, "-m", "uvicorn", self.app]
+            cmd += ["--host", "127.0.0.1", "--port", port, "--log-level", "warning"]
+            with open(log, "wb") as out:
+                self.procs.append(
+                    subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+                )
+        deadline = time.monotonic() + 90
+        for url, proc in zip(self.urls, self.procs, strict=True):
+            while True:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"server {url} exited:\n{self.log_tail()}")
+                try:
+                    with urllib.request.urlopen(f"{url}/healthz/", timeout=2) as answer:
+                        if answer.status == 200:
+                            break
+                except OSError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"server {url} not healthy after 90 s:\n{self.log_tail()}")
+                time.sleep(0.2)
+
+    def stop(self, timeout: float = 10) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        for proc in self.procs:
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        self.procs = []
+
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs]
+
+    def log_tail(self, lines: int = 30) -> str:
+        out = []
+        for log in self.logs:
+            if log.exists():
+                text = log.read_text(errors="replace").splitlines()
+                out.append(f"--- {log.name}\n" + "\n".join(text[-lines:]))
+        return "\n".join(out)
+
+    def server_errors(self) -> int:
+        """Lines at ERROR or above (tracebacks' first lines) in the servers' logs."""
+        count = 0
+        for log in self.logs:
+            if log.exists():
+                for line in log.read_text(errors="replace").splitlines():
+                    if " ERROR " in line or " CRITICAL " in line or line.startswith("ERROR:"):
+                        count += 1
+        return count
+
+    def __enter__(self) -> Servers:
+        try:
+            if not self.quiet:
+                print(f"# preparing {self.setup.name} ...", file=sys.stderr, flush=True)
+            self.prepare()
+            self.start()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.stop()
+        finally:
+            try:
+                self.drop_database()
+                if self.setup.postgres:
+                    redis_flush()
+            finally:
+                self.tmp.cleanup()
+
+
+# -- statistics -------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100), nearest rank; nan for no values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, min(len(ordered), round(q / 100 * len(ordered) + 0.5)))
+    return ordered[rank - 1]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def table(header: list[str], rows: list[list[Any]]) -> str:
+    """A Markdown table, numbers right-aligned, ready to paste into docs/performance.md."""
+    cells = [[str(c) for c in row] for row in rows]
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(header)]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |"]
+    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in cells:
+        lines.append(
+            "| "
+            + " | ".join(
+                c.rjust(w) if c[:1].isdigit() or c[:1] == "-" else c.ljust(w)
+                for c, w in zip(row, widths, strict=True)
+            )
+            + " |"
+        )
+    return "\n".join(lines)
+
+
+def machine() -> str:
+    """One line on the machine and its load, for the printed header."""
+    load = os.getloadavg()
+    return (
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cores, "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def self_cpu_seconds() -> float:
+    usage = os.times()
+    return usage.user + usage.system

@@ -1,0 +1,368 @@
+"""Play throughput and latency: N concurrent guests play today's certified dailies.
+
+Run: `.venv/bin/python benchmarks/play.py [--players 200] [--undos 3] [--runs 3]
+[--configs embedded,postgres]`.
+
+Each player is a new guest (`POST /api/players/`, then `POST /api/dailies/<game>/<today>/
+attempts/`) playing the daily's certificate line (the winning line stored with the deal; players
+alternate the two games) with `--undos` undos at seeded random places (play a move, `U`, play it
+again), to the win. All players start their moves at the same moment, one move at a time each
+(send, wait for the answer, send the next), either over the play socket (`ws/play/<id>/`: a
+`move` message, answered by the new `state`) or over REST (`POST /api/attempts/<id>/moves/`),
+spread round-robin over the configuration's server processes.
+
+Two configurations: the embedded default (SQLite, in-memory channel layer, one process) and
+PostgreSQL + Redis with two processes. The baseline is a `ping` -> `pong` round trip on the same
+play sockets in the same run (every `--ping-every` moves): the project has no echo consumer, and
+a ping touches neither the database nor the channel layer, so it measures the server's WebSocket
+path and the event loop under the same load. Errors: any non-2xx answer, error message,
+disconnect or timeout (a player stops at its first error). Prints one row per run and the
+medians, and the CPU seconds used by the servers and by this client during the moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _servers import (  # noqa: E402
+    EMBEDDED,
+    POSTGRES_2,
+    Servers,
+    Setup,
+    cpu_seconds,
+    machine,
+    median,
+    percentile,
+    self_cpu_seconds,
+    table,
+)
+
+from games.engine import GAMES  # noqa: E402
+
+TIMEOUT = 30.0  # seconds any single answer may take before it counts as an error
+CONFIGS = {"embedded": EMBEDDED, "postgres": POSTGRES_2}
+
+
+def line_with_undos(game: str, deal: str, certificate: list[str], undos: int, seed: int):
+    """The certificate with `undos` detours (move, U, move again), checked with the engine."""
+    rng = random.Random(seed)
+    places = set(rng.sample(range(len(certificate) - 1), min(undos, len(certificate) - 1)))
+    tokens: list[str] = []
+    for i, move in enumerate(certificate):
+        tokens.append(move)
+        if i in places:
+            tokens += ["U", move]
+    position = GAMES[game].from_deal(deal)
+    for token in tokens:
+        position.push(token)
+    assert position.is_won(), "the certificate does not win"
+    return tokens
+
+
+@dataclass
+class Result:
+    times: list[float] = field(default_factory=list)  # seconds per move round trip
+    pings: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)  # guest + attempt, seconds
+
+
+@dataclass
+class Player:
+    url: str
+    game: str
+    date: str
+    tokens: list[str]
+    client: httpx.AsyncClient | None = None
+    attempt: int = 0
+    seq: int = 0
+
+
+async def start(player: Player, result: Result) -> bool:
+    player.client = httpx.AsyncClient(base_url=player.url, timeout=TIMEOUT)
+    began = time.perf_counter()
+    try:
+        answer = await player.client.post("/api/players/", json={})
+        if answer.status_code != 201 and answer.status_code != 200:
+            result.errors.append(f"players {answer.status_code}")
+            return False
+        answer = await player.client.post(
+            f"/api/dailies/{player.game}/{player.date}/attempts/", json={}
+        )
+        if answer.status_code not in (200, 201):
+            result.errors.append(f"attempts {answer.status_code} {answer.text[:80]}")
+            return False
+    except httpx.HTTPError as exc:
+        result.errors.append(f"start {type(exc).__name__}")
+        return False
+    result.starts.append(time.perf_counter() - began)
+    state = answer.json()
+    player.attempt, player.seq = state["id"], state["seq"]
+    return True
+
+
+async def play_rest(player: Player, go: asyncio.Event, result: Result) -> None:
+    assert player.client is not None
+    await go.wait()
+    for token in player.tokens:
+        began = time.perf_counter()
+        try:
+            answer = await player.client.post(
+                f"/api/attempts/{player.attempt}/moves/", json={"seq": player.seq, "move": token}
+            )
+        except httpx.HTTPError as exc:
+            result.errors.append(f"move {type(exc).__name__}")
+            return
+        took = time.perf_counter() - began
+        if answer.status_code != 200 or answer.json().get("version") != player.seq + 1:
+            result.errors.append(f"move {answer.status_code} {answer.text[:80]}")
+            return
+        result.times.append(took)
+        player.seq += 1
+
+
+async def play_socket(
+    player: Player, go: asyncio.Event, ready: list[int], result: Result, ping_every: int
+) -> None:
+    assert player.client is not None
+    cookie = player.client.cookies.get("patience_player")
+    uri = player.url.replace("http://", "ws://") + f"/ws/play/{player.attempt}/"
+    try:
+        async with connect(
+            uri,
+            origin=player.url,
+            additional_headers={"Cookie": f"patience_player={cookie}"},
+            open_timeout=TIMEOUT,
+            ping_interval=None,
+            close_timeout=2,
+        ) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+            if first.get("type") != "state":
+                result.errors.append(f"connect {first.get('code')}")
+                return
+            ready[0] += 1
+            await go.wait()
+            for i, token in enumerate(player.tokens):
+                if ping_every and i % ping_every == ping_every - 1:
+                    began = time.perf_counter()
+                    await ws.send('{"type":"ping"}')
+                    answer = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+                    if answer.get("type") != "pong":
+                        result.errors.append(f"ping {answer.get('code')}")
+                        return
+                    result.pings.append(time.perf_counter() - began)
+                began = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "seq": player.seq, "move": token}))
+                answer = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+                took = time.perf_counter() - began
+                if answer.get("type") != "state" or answer["state"]["version"] != player.seq + 1:
+                    result.errors.append(f"move {answer.get('type')} {answer.get('code')}")
+                    return
+                result.times.append(took)
+                player.seq += 1
+    except (OSError, TimeoutError, Exception) as exc:  # disconnects, refusals, timeouts
+        result.errors.append(f"socket {type(exc).__name__}: {str(exc)[:60]}")
+
+
+def profile_start(servers: Servers, folder: str | None, label: str) -> list:
+    """py-spy (collapsed stacks, one file per server process) while the moves run."""
+    if not folder:
+        return []
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    spy = str(Path(sys.executable).with_name("py-spy"))
+    return [
+        subprocess.Popen(
+            [spy, "record", "--pid", str(pid), "--rate", "100", "--format", "raw", "--gil"]
+            + ["--output", f"{folder}/{label}-server{i}.txt", "--nonblocking"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for i, pid in enumerate(servers.pids())
+    ]
+
+
+def profile_stop(spies: list) -> None:
+    for spy in spies:
+        spy.send_signal(signal.SIGINT)
+    for spy in spies:
+        try:
+            spy.wait(30)
+        except subprocess.TimeoutExpired:
+            spy.kill()
+
+
+async def one_run(
+    servers: Servers, dailies: list[dict], transport: str, args: argparse.Namespace, run: int
+) -> dict:
+    result = Result()
+    players = []
+    for i in range(args.players):
+        daily = dailies[i % len(dailies)]
+        tokens = line_with_undos(
+            daily["game"], daily["deal"], daily["certificate"], args.undos, seed=run * 100003 + i
+        )
+        if args.moves:
+            tokens = tokens[: args.moves]
+        url = servers.urls[i % len(servers.urls)]
+        players.append(Player(url=url, game=daily["game"], date=daily["date"], tokens=tokens))
+    # Guests and attempts first (not timed as moves), a bounded number at a time.
+    gate = asyncio.Semaphore(50)
+
+    async def gated_start(p: Player) -> bool:
+        async with gate:
+            return await start(p, result)
+
+    started = await asyncio.gather(*(gated_start(p) for p in players))
+    players = [p for p, ok in zip(players, started, strict=True) if ok]
+    go = asyncio.Event()
+    ready = [0]
+    if transport == "socket":
+        tasks = [
+            asyncio.create_task(play_socket(p, go, ready, result, args.ping_every)) for p in players
+        ]
+        deadline = time.monotonic() + 60
+        while ready[0] + len(result.errors) < len(players) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+    else:
+        tasks = [asyncio.create_task(play_rest(p, go, result)) for p in players]
+    spies = profile_start(servers, args.profile, f"{transport}-{run}")
+    cpu_before = [cpu_seconds(pid) for pid in servers.pids()]
+    client_before = self_cpu_seconds()
+    began = time.perf_counter()
+    go.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.max_seconds)
+    elapsed = time.perf_counter() - began
+    server_cpu = sum(cpu_seconds(pid) for pid in servers.pids()) - sum(cpu_before)
+    client_cpu = self_cpu_seconds() - client_before
+    profile_stop(spies)
+    await asyncio.gather(*(p.client.aclose() for p in players if p.client is not None))
+    return {
+        "transport": transport,
+        "players": len(players),
+        "moves": len(result.times),
+        "moves_s": len(result.times) / elapsed,
+        "p50": percentile(result.times, 50) * 1000,
+        "p99": percentile(result.times, 99) * 1000,
+        "errors": len(result.errors) + args.players - len(players),
+        "error_kinds": sorted(set(result.errors))[:5],
+        "ping_p50": percentile(result.pings, 50) * 1000,
+        "ping_p99": percentile(result.pings, 99) * 1000,
+        "start_p50": percentile(result.starts, 50) * 1000,
+        "server_cpu": server_cpu,
+        "client_cpu": client_cpu,
+        "elapsed": elapsed,
+    }
+
+
+def fmt(row: dict) -> list[str]:
+    ping = "-" if row["transport"] == "rest" else f"{row['ping_p50']:.1f} / {row['ping_p99']:.1f}"
+    return [
+        row["transport"],
+        str(row["players"]),
+        str(row["moves"]),
+        f"{row['moves_s']:.0f}",
+        f"{row['p50']:.1f}",
+        f"{row['p99']:.1f}",
+        str(row["errors"]),
+        ping,
+        f"{row['server_cpu']:.1f} / {row['client_cpu']:.1f} / {row['elapsed']:.1f}",
+    ]
+
+
+HEADER = [
+    "transport",
+    "players",
+    "moves",
+    "moves/s",
+    "p50 ms",
+    "p99 ms",
+    "errors",
+    "ping p50 / p99 ms",
+    "CPU s server / client / wall",
+]
+
+
+async def bench(setup: Setup, args: argparse.Namespace) -> list[dict]:
+    rows = []
+    with Servers(setup, fixed=args.fixed) as servers:
+        dailies = servers.dailies()
+        assert {d["game"] for d in dailies} == {"munger", "masterpiece"}, dailies
+        for run in range(1, args.runs + 1):
+            for transport in args.transports:
+                row = await one_run(servers, dailies, transport, args, run)
+                row["run"] = run
+                rows.append(row)
+                print(f"# {setup.name} run {run}: " + " | ".join(fmt(row)), file=sys.stderr)
+                if row["error_kinds"]:
+                    print(f"#   errors: {row['error_kinds']}", file=sys.stderr)
+        errors = servers.server_errors()
+        if errors:
+            print(f"# server log errors: {errors}\n{servers.log_tail(15)}", file=sys.stderr)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--undos", type=int, default=3, help="undos per player (default 3)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=0, help="cap the tokens per player (0: all)")
+    parser.add_argument("--ping-every", type=int, default=5, help="a ping every N moves")
+    parser.add_argument("--configs", default="embedded,postgres")
+    parser.add_argument("--transports", default="socket,rest")
+    parser.add_argument("--max-seconds", type=float, default=600)
+    parser.add_argument(
+        "--fixed", action="store_true", help="serve benchmarks/_fixes.py (the FOR UPDATE fix)"
+    )
+    parser.add_argument("--profile", metavar="DIR", help="py-spy the servers into DIR")
+    args = parser.parse_args()
+    args.transports = args.transports.split(",")
+    print(machine())
+    print(
+        f"{args.players} players, certificate lines with {args.undos} undos each, "
+        f"{args.runs} runs; one line per run, then the medians\n"
+    )
+    try:
+        import uvloop
+
+        runner = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    for name in args.configs.split(","):
+        setup = CONFIGS[name]
+        rows = runner(bench(setup, args))
+        print(f"### {setup.name}\n")
+        out = [[str(r["run"]), *fmt(r)] for r in rows]
+        for transport in args.transports:
+            mine = [r for r in rows if r["transport"] == transport]
+            med = {
+                k: median([r[k] for r in mine])
+                for k in mine[0]
+                if isinstance(mine[0][k], (int, float))
+            }
+            med["transport"] = transport
+            med["players"] = int(med["players"])
+            med["moves"] = int(med["moves"])
+            med["errors"] = int(max(r["errors"] for r in mine))
+            out.append(["median", *fmt(med)])
+        print(table(["run", *HEADER], out))
+        print(f"\n(errors in the median row: the worst run; {machine()})\n", flush=True)
+
+
+if __name__ == "__main__":
+    main()
