@@ -535,6 +535,12 @@ def me(request: HttpRequest) -> HttpResponse:
             moves_distribution=_("Moves in won games"),
             streaks=_("Streaks (days in a row with a win)"),
             no_data=_("No data yet."),
+            name_taken=_("That name is taken: please choose another one."),
+            name_bad=_(
+                "Use 2 to 24 letters, digits, spaces and . ' - _ (not starting with “Guest”)."
+            ),
+            throttled=_("Too many tries: please wait a minute and try again."),
+            failed=_("Something went wrong. Please try again."),
         ),
     }
     return render(request, "frontend/me.html", context)

@@ -224,6 +224,12 @@ def test_me_page_draws_the_charts_with_their_tables(
     expect(page.locator("#chart-wins svg")).to_have_count(1)
     expect(page.locator("#chart-moves svg rect.bar")).to_have_count(1)
     expect(page.locator("#chart-moves table")).to_contain_text("80–89")
+
+    # The name can change here; a taken one is refused with a message.
+    page.get_by_text("Change your name").click()
+    page.get_by_label("New name").fill("Chart Master")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".lead")).to_contain_text("Chart Master")
     screenshot(page, "me.png")
 
 

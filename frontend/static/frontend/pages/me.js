@@ -1,7 +1,7 @@
 // My stats: the charts drawn as inline SVG from the page's data (the tables under each chart
 // hold the same numbers for screen readers). The numbers are the leaderboards' own record of
 // the player (the same as GET /api/players/me/stats/), rendered by the server.
-import { jsonBlock } from "./api.js";
+import { api, jsonBlock } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
@@ -70,4 +70,32 @@ function draw(charts) {
   if (streaks) barChart(streaks, (charts.streaks || []).map((length, index) => ({ label: index + 1, value: length })), strings.streaks);
 }
 
+/** Rename: PATCH /api/players/me/, then show the page again under the new name. */
+function setupRename() {
+  const form = document.getElementById("rename-form");
+  if (!form) return;
+  const input = form.querySelector("input");
+  const message = form.querySelector(".message");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = input.value.trim().replace(/\s+/g, " ");
+    message.textContent = "";
+    input.removeAttribute("aria-invalid");
+    const answer = await api("PATCH", "/api/players/me/", { display_name: name });
+    if (answer.status === 200) {
+      window.location.reload();
+      return;
+    }
+    if (answer.status === 409) message.textContent = strings.name_taken;
+    else if (answer.status === 400) message.textContent = strings.name_bad;
+    else if (answer.status === 429) message.textContent = strings.throttled;
+    else message.textContent = strings.failed;
+    if (answer.status === 400 || answer.status === 409) {
+      input.setAttribute("aria-invalid", "true");
+      input.focus();
+    }
+  });
+}
+
 draw(data || {});
+setupRename();
