@@ -163,6 +163,12 @@ def not_found(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "frontend/404.html", {"message": message}, status=404)
 
 
+@localized
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """The site's 404 page for any unknown address (config/urls.py: `handler404`)."""
+    return not_found(request, _("There is no page at this address."))
+
+
 def _player(request: HttpRequest) -> Player | None:
     """The visitor's player, read from the cookie or the session; never created here."""
     return identity.current_player(request)

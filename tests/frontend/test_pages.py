@@ -162,6 +162,15 @@ def test_unknown_games_and_future_days_are_404_pages(client, dailies, path):
     assert "Not found" in response.content.decode()
 
 
+def test_the_404_handler_renders_the_sites_page(rf, db):
+    from frontend.views import page_not_found
+
+    response = page_not_found(rf.get("/nowhere/"), None)
+
+    assert response.status_code == 404
+    assert "There is no page at this address." in response.content.decode()
+
+
 def test_play_views_hand_the_play_page_its_context(client, dailies):
     response = client.get("/play/masterpiece/")
 
