@@ -22,7 +22,7 @@ from tests.config.support import (
 
 def get(url: str) -> tuple[int, dict[str, str], bytes]:
     try:
-        with urllib.request.urlopen(url, timeout=20) as response:
+        with urllib.request.urlopen(url, timeout=90) as response:
             return (
                 response.status,
                 {k.lower(): v for k, v in response.headers.items()},
