@@ -89,7 +89,7 @@ def free_port() -> int:
 
 
 def wait_for_port(
-    port: int, timeout: float = 20.0, process: subprocess.Popen | None = None
+    port: int, timeout: float = 60.0, process: subprocess.Popen | None = None
 ) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
