@@ -187,9 +187,10 @@ RULES: tuple[Rule, ...] = (
         name="too_fast",
         description="The whole game, first move to last, played faster on average than a floor "
         f"per move (at least {MIN_ACTIONS_PACE} actions).",
-        why="Every move is a drag or two clicks after finding it. Fast players average two to "
-        "four seconds a move; streaks of obvious foundation moves go at half a second, but a "
-        "whole game does not. Munger's floor is lower: stock draws are single quick clicks.",
+        why="Every move is a drag or two clicks after finding it. People average two to four "
+        "seconds a move, the fastest about one; streaks of obvious foundation moves go at half "
+        "a second, but a whole game does not. Munger's floor is lower: a stock draw is one "
+        "quick click.",
         unit="s per move",
         threshold={"masterpiece": 0.7, "munger": 0.5},
         check=_too_fast,
