@@ -1,10 +1,10 @@
 """Pages of the site. Views stay thin: pick the data, render a template.
 
-Pages only read: the day comes from `games.clock`, the data from `games.selectors` (and, for the
-archive's month grid, one read-only query of `DailyChallenge`), and the player from the
-player cookie without ever creating one. Everything live (countdown, leaderboards, charts,
-the name prompt) is done by the small ES modules under static/frontend/pages/, through the
-REST API.
+Pages only read: the day comes from `games.clock`, the data from `games.selectors` and
+`leaderboards.selectors` (plus read-only checks that a day had a daily), and the player from
+the player cookie without ever creating one. Everything live (countdown, leaderboards, the
+name prompt, charts) is done by the small ES modules under static/frontend/pages/, through the
+REST API and the daily's socket. Each page is rendered in the visitor's language (`localized`).
 """
 
 from __future__ import annotations
