@@ -13,6 +13,8 @@ import datetime as dt
 import random
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from benchmarks.fairplay import (
     FAST_HUMAN,
@@ -23,7 +25,7 @@ from benchmarks.fairplay import (
     resampling_bot,
     rhythm_bot,
 )
-from games import services
+from games import fairplay, services
 from games.models import Attempt
 from tests.fairplay.conftest import START
 from tests.games import factories
@@ -151,3 +153,23 @@ def test_practice_is_never_held(db, fake_clock) -> None:
         services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
     attempt.refresh_from_db()
     assert attempt.status == Attempt.Status.WON and attempt.review == Attempt.Review.NONE
+
+
+def test_the_hold_costs_no_query(dailies, fake_clock, monkeypatch) -> None:
+    """The checks read the daily's certificate, which the verifier has loaded already."""
+    daily = dailies("masterpiece")
+    line = daily.deal.certificate
+    counts = []
+    for name, hook in (("checked", fairplay.hold_if_implausible), ("unchecked", lambda a: [])):
+        monkeypatch.setattr(fairplay, "hold_if_implausible", hook)
+        player = factories.player(name)
+        attempt, _ = services.attempt_start(player=player, daily=daily)
+        for seq, move in enumerate(line[:-1]):
+            services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
+        with CaptureQueriesContext(connection) as queries:
+            services.attempt_play(
+                attempt_id=attempt.pk, player=player, seq=len(line) - 1, move=line[-1]
+            )
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+    assert Attempt.objects.get(player__display_name="checked").review == Attempt.Review.HELD
