@@ -171,7 +171,7 @@ class Servers:
         if self.faketime:
             env["FAKETIME"] = self.faketime
             env["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
-            env["FAKETIME_NO_CACHE"] = "1"
+            env["NO_FAKE_STAT"] = "1"
             env["LD_PRELOAD"] = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
         for i, url in enumerate(self.urls):
             port = url.rsplit(":", 1)[1]

@@ -1,0 +1,246 @@
+"""The daily-rollover spike: many players start the new day's dailies at the same moment.
+
+Run: `.venv/bin/python benchmarks/load.py [--players 300] [--moves 10] [--runs 1]`.
+
+The compose-like setup on loopback: PostgreSQL, Redis and three uvicorn processes. The servers
+run under libfaketime (Debian package `faketime`) with their clock moved forward so that it
+reads 23:59:<60 - lead> UTC once they are up (`FAKETIME="+<offset>"`, the same offset in every
+process, the monotonic clock left alone); today's and tomorrow's dailies are scheduled first.
+The day rolls over while the benchmark waits. Half a second after the servers' midnight, every
+player at once (players spread round-robin over the processes): `POST /api/players/`,
+`GET /api/dailies/` (which must list the new date), `POST /api/dailies/<game>/<new date>/
+attempts/` (games alternate), `--moves` moves of the daily's certificate line over REST, then
+`POST /api/attempts/<id>/resign/`. Every request is timed; an error is any non-2xx answer, a
+transport error, or a dailies list that still shows the old day.
+
+Afterwards `manage.py verify_attempts` replays every finished ranked attempt's stored history
+against the bench database: its "checked N, failed K" line is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _servers import (  # noqa: E402
+    POSTGRES_3,
+    Servers,
+    cpu_seconds,
+    machine,
+    median,
+    percentile,
+    table,
+)
+
+TIMEOUT = 60.0
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.times: dict[str, list[float]] = defaultdict(list)
+        self.errors: list[str] = []
+        self.first = float("inf")
+        self.last = 0.0
+
+    def note(self, kind: str, began: float) -> None:
+        now = time.perf_counter()
+        self.times[kind].append(now - began)
+        self.first = min(self.first, began)
+        self.last = max(self.last, now)
+
+
+async def player(
+    url: str, index: int, new_day: str, lines: dict, moves: int, go: asyncio.Event, stats: Stats
+) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as client:
+        await go.wait()
+
+        async def call(kind: str, method: str, path: str, body: dict | None = None):
+            began = time.perf_counter()
+            try:
+                answer = await client.request(method, path, json=body)
+            except httpx.HTTPError as exc:
+                stats.errors.append(f"{kind} {type(exc).__name__}")
+                return None
+            stats.note(kind, began)
+            if answer.status_code >= 300:
+                stats.errors.append(f"{kind} {answer.status_code} {answer.text[:60]}")
+                return None
+            return answer.json()
+
+        if await call("guest", "POST", "/api/players/", {}) is None:
+            return
+        listing = await call("dailies", "GET", "/api/dailies/")
+        if listing is None:
+            return
+        rows = listing if isinstance(listing, list) else listing.get("results", listing)
+        dates = {row["date"] for row in rows}
+        if dates != {new_day}:
+            stats.errors.append(f"dailies list shows {sorted(dates)}, not {new_day}")
+            return
+        game = ("munger", "masterpiece")[index % 2]
+        state = await call("start", "POST", f"/api/dailies/{game}/{new_day}/attempts/", {})
+        if state is None:
+            return
+        attempt, seq = state["id"], state["seq"]
+        for token in lines[game][:moves]:
+            answer = await call(
+                "move", "POST", f"/api/attempts/{attempt}/moves/", {"seq": seq, "move": token}
+            )
+            if answer is None:
+                return
+            seq += 1
+        await call("resign", "POST", f"/api/attempts/{attempt}/resign/", {})
+
+
+async def spike(servers: Servers, offset: float, new_day: str, lines: dict, args) -> dict:
+    stats = Stats()
+    go = asyncio.Event()
+    tasks = [
+        asyncio.create_task(
+            player(servers.urls[i % len(servers.urls)], i, new_day, lines, args.moves, go, stats)
+        )
+        for i in range(args.players)
+    ]
+    midnight = dt.datetime.fromisoformat(new_day).replace(tzinfo=dt.UTC).timestamp()
+    wait = midnight + 0.5 - (time.time() + offset) if offset else 1.0
+    print(f"# the spike begins in {wait:.1f} s", file=sys.stderr)
+    if wait > 0:
+        await asyncio.sleep(wait)
+    cpu_before = [cpu_seconds(pid) for pid in servers.pids()]
+    go.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.max_seconds)
+    cpu = sum(cpu_seconds(pid) for pid in servers.pids()) - sum(cpu_before)
+    every = [t for times in stats.times.values() for t in times]
+    elapsed = stats.last - stats.first
+    return {
+        "players": args.players,
+        "requests": len(every),
+        "elapsed": elapsed,
+        "rps": len(every) / elapsed if elapsed > 0 else float("nan"),
+        "p50": percentile(every, 50) * 1000,
+        "p99": percentile(every, 99) * 1000,
+        "errors": len(stats.errors),
+        "error_kinds": sorted(set(stats.errors))[:5],
+        "server_cpu": cpu,
+        "kinds": {
+            kind: (len(t), percentile(t, 50) * 1000, percentile(t, 99) * 1000)
+            for kind, t in stats.times.items()
+        },
+    }
+
+
+async def bench(args: argparse.Namespace) -> tuple[list[dict], list[str]]:
+    rows, verified = [], []
+    for run in range(1, args.runs + 1):
+        # Tomorrow's daily must exist before the servers' clock reaches it.
+        servers = Servers(POSTGRES_3, days=2, fixed=args.fixed)
+        today = dt.datetime.now(dt.UTC).date()
+        new_day = (today + dt.timedelta(days=0 if args.no_faketime else 1)).isoformat()
+        try:
+            print(f"# preparing {POSTGRES_3.name} ...", file=sys.stderr, flush=True)
+            servers.prepare()
+            lines = {d["game"]: d["certificate"] for d in servers.dailies(new_day)}
+            assert set(lines) == {"munger", "masterpiece"}, lines
+            offset = 0.0
+            if not args.no_faketime:
+                # The clock reads 23:59:(60 - lead) about when the servers are up.
+                target = dt.datetime.fromisoformat(new_day).replace(tzinfo=dt.UTC).timestamp()
+                offset = round(target - args.lead - args.startup - time.time(), 3)
+                servers.faketime = f"{offset:+.3f}"
+            servers.start()
+            row = await spike(servers, offset, new_day, lines, args)
+            row["run"] = run
+            rows.append(row)
+            print(f"# run {run}: {fmt(row)}", file=sys.stderr)
+            if row["error_kinds"]:
+                print(f"#   errors: {row['error_kinds']}", file=sys.stderr)
+            errors = servers.server_errors()
+            if errors:
+                print(f"# server log errors: {errors}\n{servers.log_tail(15)}", file=sys.stderr)
+            servers.stop()
+            out = servers.manage("verify_attempts").strip().splitlines()
+            verified.append(
+                f"run {run}: {out[-1]}" + (f" ({len(out) - 1} failures)" * (len(out) > 1))
+            )
+        finally:
+            servers.__exit__(None, None, None)
+    return rows, verified
+
+
+def fmt(row: dict) -> list[str]:
+    return [
+        str(row["players"]),
+        str(row["requests"]),
+        f"{row['elapsed']:.1f}",
+        f"{row['rps']:.0f}",
+        f"{row['p50']:.0f}",
+        f"{row['p99']:.0f}",
+        str(row["errors"]),
+        f"{row['server_cpu']:.1f}",
+    ]
+
+
+HEADER = ["players", "requests", "seconds", "requests/s", "p50 ms", "p99 ms", "errors", "CPU s"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--moves", type=int, default=10, help="moves per player (default 10)")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--lead", type=float, default=10, help="seconds before midnight")
+    parser.add_argument("--startup", type=float, default=10, help="expected server start, s")
+    parser.add_argument("--max-seconds", type=float, default=600)
+    parser.add_argument(
+        "--no-faketime",
+        action="store_true",
+        help="no clock change: the spike starts today's dailies at once",
+    )
+    parser.add_argument(
+        "--fixed", action="store_true", help="serve benchmarks/_fixes.py (the FOR UPDATE fix)"
+    )
+    args = parser.parse_args()
+    print(machine())
+    print(
+        f"{args.players} players start the new day's dailies at the servers' midnight + 0.5 s "
+        f"({POSTGRES_3.name}), {args.moves} moves each over REST, then resign; {args.runs} runs\n"
+    )
+    try:
+        import uvloop
+
+        runner = uvloop.run
+    except ImportError:
+        runner = asyncio.run
+    rows, verified = runner(bench(args))
+    out = [[str(r["run"]), *fmt(r)] for r in rows]
+    if len(rows) > 1:
+        med = {k: median([r[k] for r in rows]) for k in rows[0] if isinstance(rows[0][k], float)}
+        med.update(players=args.players, requests=int(median([r["requests"] for r in rows])))
+        med["errors"] = max(r["errors"] for r in rows)
+        out.append(["median", *fmt(med)])
+    print(table(["run", *HEADER], out))
+    print("\nBy request kind (last run): count, p50 / p99 ms\n")
+    kinds = rows[-1]["kinds"]
+    print(
+        table(
+            ["request", "count", "p50 ms", "p99 ms"],
+            [[k, str(n), f"{a:.0f}", f"{b:.0f}"] for k, (n, a, b) in kinds.items()],
+        )
+    )
+    print("\nverify_attempts afterwards: " + "; ".join(verified))
+    print(f"({machine()})")
+
+
+if __name__ == "__main__":
+    main()
