@@ -408,3 +408,38 @@ def test_board_from_the_api_marks_your_row(e2e_page, live_server_url, dailies):
     expect(mine).to_contain_text("In progress")
     # The daily's socket answered with its snapshot (the real consumer, through uvicorn).
     expect(page.locator("#playing-now")).to_have_text(re.compile(r"^\d+$"))
+
+
+def test_pages_run_under_the_content_security_policy_without_errors(
+    e2e_page, live_server_url, dailies, make_dailies
+):
+    page = e2e_page
+    past = make_dailies(back=1)["date"]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(f"{page.url}: {message.text} {message.location}")
+            if message.type == "error"
+            else None
+        ),
+    )
+    today = dailies["munger"]["date"]
+    for path in [
+        "/",
+        "/archive/",
+        "/me/",
+        "/account/",
+        f"/board/munger/{today}/",
+        f"/board/masterpiece/{past}/",
+        "/rules/munger/",
+        "/rules/masterpiece/",
+    ]:
+        response = page.goto(f"{live_server_url}{path}")
+        assert response is not None and response.ok, path
+        policy = response.headers.get("content-security-policy", "")
+        assert "script-src 'self'" in policy, policy
+        page.wait_for_load_state("networkidle")
+
+    assert not errors, "\n".join(errors)
