@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.live import LOCK_JOIN_BUG, ROOT, Server
-from tests.games import factories
+from tests.faults.live import LOCK_JOIN_BUG, ROOT, Server, dailies_ready
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -73,8 +72,7 @@ def failing_operations(output: str) -> list[str]:
 @LOCK_JOIN_BUG
 @pytest.mark.parametrize("with_cookie", [False, True], ids=["no-cookie", "player-cookie"])
 def test_the_api_answers_as_its_schema_says(start_server, tmp_path, with_cookie):
-    factories.daily("munger")
-    factories.daily("masterpiece")
+    dailies_ready()
     server = start_server()
     extra: list[str] = []
     if with_cookie:

@@ -451,3 +451,21 @@ LOCK_JOIN_BUG = pytest.mark.xfail(
         "finish and resign answers 500 on PostgreSQL (fix: select_for_update(of=('self',)))"
     ),
 )
+
+
+def dailies_ready(game: str = "munger") -> Any:
+    """Today's and tomorrow's dailies of both games (so that a server has no day to prepare:
+    games/supply.py would otherwise solve deals in the background while the test runs); answers
+    today's daily of `game`."""
+    import datetime as dt
+
+    from games import clock
+    from games.models import DailyChallenge
+    from tests.games import factories
+
+    today = clock.today()
+    for name in ("munger", "masterpiece"):
+        for date in (today, today + dt.timedelta(days=1)):
+            if not DailyChallenge.objects.filter(game=name, date=date).exists():
+                factories.daily(name, date)
+    return DailyChallenge.objects.select_related("deal").get(game=game, date=today)

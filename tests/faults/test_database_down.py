@@ -15,8 +15,7 @@ import pytest
 
 from games import services
 from games.models import Attempt
-from tests.faults.live import LOCK_JOIN_BUG, TcpProxy, database_url, wait_until
-from tests.games import factories
+from tests.faults.live import LOCK_JOIN_BUG, TcpProxy, dailies_ready, database_url, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -26,7 +25,7 @@ ANSWER_SECONDS = 15
 
 @LOCK_JOIN_BUG
 def test_the_database_unreachable_then_back(start_server, test_database):
-    daily = factories.daily("munger")
+    daily = dailies_ready("munger")
     certificate = list(daily.deal.certificate)
     proxy = TcpProxy((test_database["HOST"] or "127.0.0.1", int(test_database["PORT"] or 5432)))
     proxy.start()

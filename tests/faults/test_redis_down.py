@@ -18,8 +18,15 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from leaderboards import board
-from tests.faults.live import LOCK_JOIN_BUG, Client, RedisServer, Server, wait_until, ws_headers
-from tests.games import factories
+from tests.faults.live import (
+    LOCK_JOIN_BUG,
+    Client,
+    RedisServer,
+    Server,
+    dailies_ready,
+    wait_until,
+    ws_headers,
+)
 
 pytestmark = [
     pytest.mark.slow,
@@ -97,7 +104,7 @@ def watch_like_a_browser(server: Server, daily, failures: list[str], tries: int 
 def test_redis_stops_mid_play_and_comes_back(start_server):
     own = RedisServer().start()
     try:
-        daily = factories.daily("munger")
+        daily = dailies_ready("munger")
         server = start_server(redis=own.url)
         alice, bob = server.client(), server.client()
         a, b = start(alice, daily), start(bob, daily)
@@ -183,7 +190,7 @@ def test_redis_stops_mid_play_and_comes_back(start_server):
 def test_the_first_watcher_after_a_redis_restart_gets_a_snapshot(start_server):
     own = RedisServer().start()
     try:
-        daily = factories.daily("masterpiece")
+        daily = dailies_ready("masterpiece")
         server = start_server(redis=own.url)
         with watch(server, daily) as watcher:
             assert json.loads(watcher.recv(timeout=5))["type"] == "snapshot"
