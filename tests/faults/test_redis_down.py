@@ -177,30 +177,3 @@ def test_redis_stops_mid_play_and_comes_back(start_server):
         assert lb_keys.zcard(f"patience:lb:{daily.pk}:board") == 2
     finally:
         own.stop()
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "after Redis restarts, channels_redis hands out the pooled connection of before: the "
-        "first daily socket's group_add raises redis ConnectionError ('Connection closed by "
-        "server') and the handshake answers HTTP 500 instead of a snapshot"
-    ),
-)
-def test_the_first_watcher_after_a_redis_restart_gets_a_snapshot(start_server):
-    own = RedisServer().start()
-    try:
-        daily = dailies_ready("masterpiece")
-        server = start_server(redis=own.url)
-        with watch(server, daily) as watcher:
-            assert json.loads(watcher.recv(timeout=5))["type"] == "snapshot"
-        own.stop()
-        status, health = server.client().get("/healthz/")
-        assert status == 503 and health["checks"]["channel_layer"] == "down"
-        own = RedisServer(own.port).start()
-        client = server.client()
-        wait_until(lambda: client.get("/healthz/")[0] == 200, what="healthz back to ok")
-        with watch(server, daily) as watcher:
-            assert json.loads(watcher.recv(timeout=5))["type"] == "snapshot"
-    finally:
-        own.stop()
