@@ -122,7 +122,25 @@ def workers(test_database, tmp_path, monkeypatch) -> Iterator[Workers]:
         yield pool
     finally:
         pool.stop_all()
+        forget_queue(pool.queue)
         print(pool.logs()[-4000:])
+
+
+def forget_queue(queue: str) -> None:
+    """Remove this test's own traces from the shared Redis: its queue, and the job the killed
+    worker never acknowledged (kombu keeps it in `unacked` and would put it back on the queue
+    an hour later). Nothing else is touched."""
+    import redis
+
+    conn = redis.Redis.from_url(os.environ["REDIS_URL"])
+    try:
+        for tag, payload in conn.hgetall("unacked").items():
+            if queue.encode() in payload:
+                conn.hdel("unacked", tag)
+                conn.zrem("unacked_index", tag)
+        conn.delete(queue)
+    finally:
+        conn.close()
 
 
 def status_of(deal: Deal) -> str:
