@@ -27,7 +27,12 @@ from games.state import position
 from tests.faults.live import LOCK_JOIN_BUG
 from tests.games import factories
 
-pytestmark = [pytest.mark.slow, pytest.mark.django_db]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db,
+    # WhiteNoise says so for each new test client when collectstatic has not run: harmless here.
+    pytest.mark.filterwarnings("ignore:No directory at:UserWarning"),
+]
 
 ON_POSTGRES = connections["default"].vendor == "postgresql"
 #: On PostgreSQL every accepted move meets the locking bug (tests/faults/live.py).
