@@ -1,4 +1,6 @@
-"""The ASGI application with a one-line fix applied in memory, for benchmarks only (`--fixed`).
+"""The ASGI application with two small fixes applied in memory, for benchmarks only (`--fixed`).
+
+1. Moves on PostgreSQL.
 
 On PostgreSQL every move fails (500, and the play socket drops) with `NotSupportedError: FOR
 UPDATE cannot be applied to the nullable side of an outer join`: `games.services.
@@ -8,9 +10,20 @@ SQLite ignores FOR UPDATE, so the test suite does not see it. The fix is to lock
 own row only, `select_for_update(of=("self",))`; this module applies it to the running server
 (the repository's code is unchanged) so that the rest of the move path can be measured:
 `uvicorn benchmarks._fixes:application`.
+
+2. Sockets that lose their consumer. redis-py 8 gives every connection a 5 s socket timeout by
+default, and channels-redis waits for messages with `BZPOPMIN ... 5` (`brpop_timeout`): a
+consumer whose channel stays empty for 5 s races the two timeouts, and under load the socket
+timeout fires first: `redis.exceptions.TimeoutError` in `await_many_dispatch` ends the consumer
+("Exception in ASGI application"), and that watcher gets no more events. The fix is a socket
+timeout above `brpop_timeout` for the channel layer's connections (`"socket_timeout": None` or
+e.g. 15 in `CHANNEL_LAYERS["default"]["CONFIG"]["hosts"]`); applied here before the layer is
+first made.
 """
 
 from __future__ import annotations
+
+from django.conf import settings
 
 from config.asgi import application  # noqa: F401  (sets Django up first)
 from games import services
@@ -33,3 +46,7 @@ def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
 
 
 services._attempt_locked = _attempt_locked
+
+for _host in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts", []):
+    if isinstance(_host, dict):
+        _host["socket_timeout"] = None

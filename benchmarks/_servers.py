@@ -246,6 +246,13 @@ class Servers:
     def __exit__(self, *exc: object) -> None:
         try:
             self.stop()
+            keep = os.environ.get("BENCH_KEEP_LOGS")  # a folder to copy the servers' logs to
+            if keep:
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                for log in self.logs:
+                    if log.exists():
+                        target = Path(keep) / f"{int(time.time())}-{log.name}"
+                        target.write_bytes(log.read_bytes())
         finally:
             try:
                 self.drop_database()

@@ -85,13 +85,19 @@ class Watcher:
             self.ready.set()
 
     async def _read(self, ws) -> None:
-        async for raw in ws:
-            now = time.perf_counter()
-            message = json.loads(raw)
-            if message.get("type") == "update":
-                self.updates.append((now, int(message["version"])))
-            elif message.get("type") == "error":
-                self.error = f"error {message.get('code')}"
+        try:
+            async for raw in ws:
+                now = time.perf_counter()
+                message = json.loads(raw)
+                if message.get("type") == "update":
+                    self.updates.append((now, int(message["version"])))
+                elif message.get("type") == "error":
+                    self.error = f"error {message.get('code')}"
+            self.error = f"closed by the server ({ws.close_code})"
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            self.error = f"dropped: {type(exc).__name__}"
 
     async def _keepalive(self, ws) -> None:  # the server closes sockets silent for 60 s
         while True:
@@ -169,7 +175,7 @@ async def one_run(servers: Servers, daily: dict, args: argparse.Namespace) -> di
 
     incl: list[float] = []  # from the move's answer
     after: list[float] = []  # from the first receipt of the same event
-    gaps = 0
+    missed = jumps = 0
     last_event: dict = {}
     for _ in range(args.events):
         token = daily["certificate"][seq]
@@ -189,8 +195,10 @@ async def one_run(servers: Servers, daily: dict, args: argparse.Namespace) -> di
         received = []
         for w in watchers:
             new = w.updates[marks[id(w)] :]
-            if not new or new[0][1] != w.version + 1:
-                gaps += 1
+            if not new:
+                missed += 1
+            elif new[0][1] != w.version + 1:
+                jumps += 1
             if new:
                 received.append(new[0][0])
                 w.version = new[-1][1]
@@ -202,6 +210,9 @@ async def one_run(servers: Servers, daily: dict, args: argparse.Namespace) -> di
     with contextlib.suppress(Exception):
         last_event = await _last_event(servers, daily)
     errors = sum(1 for w in watchers if w.error)
+    kinds = sorted({w.error for w in watchers if w.error})[:3]
+    if kinds:
+        print(f"#   watcher errors: {kinds}", file=sys.stderr)
     stop.set()
     await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
     await mover.aclose()
@@ -212,7 +223,9 @@ async def one_run(servers: Servers, daily: dict, args: argparse.Namespace) -> di
         "errors": errors,
         "events": args.events,
         "deliveries": len(incl),
-        "gaps": gaps,
+        "gaps": missed + jumps,
+        "missed": missed,
+        "jumps": jumps,
         "incl_p50": percentile(incl, 50) * 1000,
         "incl_p95": percentile(incl, 95) * 1000,
         "incl_p99": percentile(incl, 99) * 1000,
@@ -244,7 +257,7 @@ def fmt(row: dict) -> list[str]:
         str(row["watchers"]),
         f"{row['connected_s']:.1f}",
         f"{row['deliveries']}/{row['watchers'] * row['events']}",
-        str(row["gaps"]),
+        f"{row['gaps']} ({row['missed']} missed, {row['jumps']} jumps)",
         str(row["errors"]),
         f"{row['incl_p50']:.0f} / {row['incl_p95']:.0f} / {row['incl_p99']:.0f}",
         f"{row['after_p50']:.0f} / {row['after_p95']:.0f} / {row['after_p99']:.0f}",
@@ -308,7 +321,8 @@ def main() -> None:
     med = {k: median([r[k] for r in rows]) for k in rows[0] if isinstance(rows[0][k], (int, float))}
     med["watchers"], med["events"] = args.watchers, args.events
     med["deliveries"] = int(median([r["deliveries"] for r in rows]))
-    med["gaps"] = int(max(r["gaps"] for r in rows))
+    worst = max(rows, key=lambda r: r["gaps"])
+    med["gaps"], med["missed"], med["jumps"] = worst["gaps"], worst["missed"], worst["jumps"]
     med["errors"] = int(max(r["errors"] for r in rows))
     out.append(["median", *fmt(med)])
     print(table(["run", *HEADER], out))

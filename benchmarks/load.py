@@ -144,7 +144,7 @@ async def bench(args: argparse.Namespace) -> tuple[list[dict], list[str]]:
     rows, verified = [], []
     for run in range(1, args.runs + 1):
         # Tomorrow's daily must exist before the servers' clock reaches it.
-        servers = Servers(POSTGRES_3, days=2, fixed=args.fixed)
+        servers = Servers(POSTGRES_3, days=2, fixed=args.fixed, pool_size=args.pool_size)
         today = dt.datetime.now(dt.UTC).date()
         new_day = (today + dt.timedelta(days=0 if args.no_faketime else 1)).isoformat()
         try:
@@ -202,6 +202,7 @@ def main() -> None:
     parser.add_argument("--lead", type=float, default=10, help="seconds before midnight")
     parser.add_argument("--startup", type=float, default=10, help="expected server start, s")
     parser.add_argument("--max-seconds", type=float, default=600)
+    parser.add_argument("--pool-size", type=int, help="DATABASE_POOL_SIZE (default: settings')")
     parser.add_argument(
         "--no-faketime",
         action="store_true",
@@ -212,9 +213,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     print(machine())
+    when = "at once" if args.no_faketime else "at the servers' midnight + 0.5 s (libfaketime)"
     print(
-        f"{args.players} players start the new day's dailies at the servers' midnight + 0.5 s "
-        f"({POSTGRES_3.name}), {args.moves} moves each over REST, then resign; {args.runs} runs\n"
+        f"{args.players} players start the new day's dailies {when} ({POSTGRES_3.name}), "
+        f"{args.moves} moves each over REST, then resign; {args.runs} runs\n"
     )
     try:
         import uvloop
