@@ -23,6 +23,8 @@ first made.
 
 from __future__ import annotations
 
+import os
+
 from django.conf import settings
 
 from config.asgi import application  # noqa: F401  (sets Django up first)
@@ -45,8 +47,12 @@ def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
     return attempt
 
 
-services._attempt_locked = _attempt_locked
+#: Which fixes to apply (both by default): BENCH_FIXES="for_update,socket_timeout".
+FIXES = set(os.environ.get("BENCH_FIXES", "for_update,socket_timeout").split(","))
+
+if "for_update" in FIXES:
+    services._attempt_locked = _attempt_locked
 
 for _host in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts", []):
-    if isinstance(_host, dict):
+    if isinstance(_host, dict) and "socket_timeout" in FIXES:
         _host["socket_timeout"] = None

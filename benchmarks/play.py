@@ -58,10 +58,16 @@ TIMEOUT = 30.0  # seconds any single answer may take before it counts as an erro
 CONFIGS = {"embedded": EMBEDDED, "postgres": POSTGRES_2}
 
 
-def line_with_undos(game: str, deal: str, certificate: list[str], undos: int, seed: int):
-    """The certificate with `undos` detours (move, U, move again), checked with the engine."""
+def line_with_undos(
+    game: str, deal: str, certificate: list[str], undos: int, seed: int, moves: int = 0
+):
+    """The certificate with `undos` detours (move, U, move again), checked with the engine;
+    with `moves`, the detours fall within the first `moves` tokens."""
     rng = random.Random(seed)
-    places = set(rng.sample(range(len(certificate) - 1), min(undos, len(certificate) - 1)))
+    span = len(certificate) - 1
+    if moves:
+        span = min(span, max(1, moves - 2 * undos))
+    places = set(rng.sample(range(span), min(undos, span)))
     tokens: list[str] = []
     for i, move in enumerate(certificate):
         tokens.append(move)
@@ -214,7 +220,12 @@ async def one_run(
     for i in range(args.players):
         daily = dailies[i % len(dailies)]
         tokens = line_with_undos(
-            daily["game"], daily["deal"], daily["certificate"], args.undos, seed=run * 100003 + i
+            daily["game"],
+            daily["deal"],
+            daily["certificate"],
+            args.undos,
+            seed=run * 100003 + i,
+            moves=args.moves,
         )
         if args.moves:
             tokens = tokens[: args.moves]
