@@ -97,6 +97,20 @@ class Player:
     client: httpx.AsyncClient | None = None
     attempt: int = 0
     seq: int = 0
+    pace: float = 0.0  # seconds between two moves of this player (0: at once)
+
+
+class Pacer:
+    """A player's move times: one every `pace` seconds from a random offset (or at once)."""
+
+    def __init__(self, pace: float, url: str, attempt: int) -> None:
+        self.pace = pace
+        self.next = time.perf_counter() + random.Random(f"{url}{attempt}").random() * pace
+
+    async def wait(self) -> None:
+        if self.pace:
+            await asyncio.sleep(max(0.0, self.next - time.perf_counter()))
+            self.next += self.pace
 
 
 async def start(player: Player, result: Result) -> bool:
@@ -125,7 +139,9 @@ async def start(player: Player, result: Result) -> bool:
 async def play_rest(player: Player, go: asyncio.Event, result: Result) -> None:
     assert player.client is not None
     await go.wait()
+    pacer = Pacer(player.pace, player.url, player.attempt)
     for token in player.tokens:
+        await pacer.wait()
         began = time.perf_counter()
         try:
             answer = await player.client.post(
@@ -163,7 +179,9 @@ async def play_socket(
                 return
             ready[0] += 1
             await go.wait()
+            pacer = Pacer(player.pace, player.url, player.attempt)
             for i, token in enumerate(player.tokens):
+                await pacer.wait()
                 if ping_every and i % ping_every == ping_every - 1:
                     began = time.perf_counter()
                     await ws.send('{"type":"ping"}')
@@ -230,7 +248,9 @@ async def one_run(
         if args.moves:
             tokens = tokens[: args.moves]
         url = servers.urls[i % len(servers.urls)]
-        players.append(Player(url=url, game=daily["game"], date=daily["date"], tokens=tokens))
+        players.append(
+            Player(url=url, game=daily["game"], date=daily["date"], tokens=tokens, pace=args.pace)
+        )
     # Guests and attempts first (not timed as moves), a bounded number at a time.
     gate = asyncio.Semaphore(50)
 
@@ -333,6 +353,12 @@ def main() -> None:
     parser.add_argument("--undos", type=int, default=3, help="undos per player (default 3)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--moves", type=int, default=0, help="cap the tokens per player (0: all)")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        help="seconds between a player's moves (default 0: the next as soon as answered)",
+    )
     parser.add_argument("--ping-every", type=int, default=5, help="a ping every N moves")
     parser.add_argument("--configs", default="embedded,postgres")
     parser.add_argument("--transports", default="socket,rest")
@@ -344,8 +370,9 @@ def main() -> None:
     args = parser.parse_args()
     args.transports = args.transports.split(",")
     print(machine())
+    pace = f"a move every {args.pace:g} s each" if args.pace else "each move once answered"
     print(
-        f"{args.players} players, certificate lines with {args.undos} undos each, "
+        f"{args.players} players, certificate lines with {args.undos} undos each, {pace}, "
         f"{args.runs} runs; one line per run, then the medians\n"
     )
     try:
