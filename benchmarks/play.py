@@ -347,6 +347,82 @@ async def bench(setup: Setup, args: argparse.Namespace) -> list[dict]:
     return rows
 
 
+def breakdown(setup: Setup, players: int, moves: int) -> None:
+    """CPU per move of the service call and its after-commit receivers, in this process.
+
+    No server: `services.attempt_play` and `live.render` called directly on the configuration's
+    database, first with every receiver of `move_played` connected, then without them one by
+    one (the receivers are this process's only; nothing is changed in the repository).
+    """
+    import os
+
+    servers = Servers(setup, quiet=True, fixed=True)
+    try:
+        servers.prepare()
+        os.environ.update(servers.env())
+        import django
+
+        django.setup()
+        import benchmarks._fixes  # noqa: F401  (the in-memory fixes, as --fixed)
+        from games import clock, services, signals
+        from games import live as games_live
+        from games.models import Attempt, DailyChallenge
+        from games.state import attempt_state, position
+
+        dailies = list(DailyChallenge.objects.filter(date=clock.today()).order_by("game"))
+
+        def measure(label: str) -> list[str]:
+            cpu = wall = 0.0
+            count = 0
+            for i in range(players):
+                daily = dailies[i % len(dailies)]
+                player = services.player_create_guest()
+                attempt, _ = services.attempt_start(player=player, daily=daily)
+                for seq, token in enumerate(daily.deal.certificate[:moves]):
+                    cpu0, wall0 = time.process_time(), time.perf_counter()
+                    state = services.attempt_play(
+                        attempt_id=attempt.pk, player=player, seq=seq, move=token
+                    )
+                    games_live.render(state)
+                    cpu += time.process_time() - cpu0
+                    wall += time.perf_counter() - wall0
+                    count += 1
+            return [label, f"{cpu / count * 1000:.1f}", f"{wall / count * 1000:.1f}"]
+
+        rows = [measure("all (as shipped)")]
+        for signal in (signals.move_played, signals.attempt_finished):
+            signal.disconnect(games_live._push_state)
+        rows.append(measure("without games.live._push_state"))
+        signals.move_played.disconnect(dispatch_uid="leaderboards.move_played")
+        rows.append(measure("and without the leaderboard index update"))
+        signals.move_played.receivers = []
+        signals.move_played.sender_receivers_cache.clear()
+        rows.append(measure("and without any receiver of move_played"))
+        print(f"### {setup.name}: CPU per move in one process, {players} players x {moves}\n")
+        print(table(["receivers connected", "CPU ms/move", "wall ms/move"], rows))
+        attempt = Attempt.objects.select_related("daily__deal").filter(move_count=moves).first()
+        parts = []
+        for label, fn in (
+            (f"position() of a {moves}-move history", lambda: position(attempt)),
+            ("attempt_state()", lambda: attempt_state(attempt)),
+        ):
+            began = time.process_time()
+            for _ in range(200):
+                fn()
+            parts.append([label, f"{(time.process_time() - began) / 200 * 1000:.2f}"])
+        state = attempt_state(attempt)
+        began = time.process_time()
+        for _ in range(200):
+            games_live.render(state)
+        parts.append(["live.render() of the state", f"{(time.process_time() - began) / 0.2:.2f}"])
+        print()
+        print(table(["piece", "CPU ms"], parts))
+        print(f"\n({machine()})")
+    finally:
+        servers.drop_database()
+        servers.tmp.cleanup()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=200)
@@ -367,8 +443,19 @@ def main() -> None:
         "--fixed", action="store_true", help="serve benchmarks/_fixes.py (the FOR UPDATE fix)"
     )
     parser.add_argument("--profile", metavar="DIR", help="py-spy the servers into DIR")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="no servers: CPU per move of the service and its receivers, in this process",
+    )
     args = parser.parse_args()
     args.transports = args.transports.split(",")
+    if args.breakdown:
+        print(machine())
+        for name in args.configs.split(","):
+            breakdown(CONFIGS[name], players=6, moves=args.moves or 40)
+            print()
+        return
     print(machine())
     pace = f"a move every {args.pace:g} s each" if args.pace else "each move once answered"
     print(
