@@ -235,8 +235,12 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py caps a connection pool at 100 connections by default; many sockets
-                # joining groups at once need more.
-                "hosts": [{"address": REDIS_URL, "max_connections": 1000}],
+                # joining groups at once need more. The layer waits for messages with a 5 s
+                # blocking pop: a socket timeout shorter than that (redis-py's default under
+                # load) would kill idle consumers, so it is 15 s here.
+                "hosts": [
+                    {"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15}
+                ],
             },
         }
     }

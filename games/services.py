@@ -474,7 +474,10 @@ def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Att
 def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
     """The attempt, locked for this transaction; 404 unknown, 403 someone else's."""
     attempt = (
-        Attempt.objects.select_for_update().select_related("daily").filter(pk=attempt_id).first()
+        Attempt.objects.select_for_update(of=("self",))
+        .select_related("daily__deal")
+        .filter(pk=attempt_id)
+        .first()
     )
     if attempt is None:
         raise NotFound("There is no such attempt.", code="attempt_not_found")

@@ -14,7 +14,6 @@ import json
 from typing import Any
 
 import pytest
-from django.db import connections
 from django.test import Client
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
@@ -24,7 +23,6 @@ from games.engine import GAMES, replay
 from games.identity import COOKIE_NAME
 from games.models import Attempt
 from games.state import position
-from tests.faults.live import LOCK_JOIN_BUG
 from tests.games import factories
 
 pytestmark = [
@@ -34,11 +32,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:No directory at:UserWarning"),
 ]
 
-ON_POSTGRES = connections["default"].vendor == "postgresql"
-#: On PostgreSQL every accepted move meets the locking bug (tests/faults/live.py).
-LOCK_JOIN_BUG_ON_POSTGRES = pytest.mark.xfail(
-    condition=ON_POSTGRES, strict=True, reason=LOCK_JOIN_BUG.kwargs["reason"]
-)
 
 ALL_TOKENS = sorted({token for cls in GAMES.values() for token in cls.MOVES} | {"U"})
 json_values = st.recursive(
@@ -118,7 +111,6 @@ def check_error_shape(response: Any) -> dict[str, Any]:
     return answer
 
 
-@LOCK_JOIN_BUG_ON_POSTGRES
 @settings(
     max_examples=150,
     deadline=None,

@@ -24,7 +24,7 @@ from websockets.sync.client import connect
 
 from games.engine import game_class
 from games.engine.cards import TEXT
-from tests.faults.live import LOCK_JOIN_BUG, Client, Server, dailies_ready, ws_headers
+from tests.faults.live import Client, Server, dailies_ready, ws_headers
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -118,7 +118,6 @@ class Walk:
             self.check(f"{what} {message.get('type')}", strings(message), upto)
 
 
-@LOCK_JOIN_BUG
 def test_no_unseen_card_shows_anywhere_during_a_whole_game(start_server):
     daily = dailies_ready("munger")
     certificate = list(daily.deal.certificate)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.live import LOCK_JOIN_BUG, ROOT, Server, dailies_ready
+from tests.faults.live import ROOT, Server, dailies_ready
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -76,7 +76,6 @@ def failing_operations(output: str) -> list[str]:
 
 
 @pytest.mark.skipif(not SCHEMATHESIS.exists(), reason=NO_SCHEMATHESIS)
-@LOCK_JOIN_BUG
 @pytest.mark.parametrize("with_cookie", [False, True], ids=["no-cookie", "player-cookie"])
 def test_the_api_answers_as_its_schema_says(start_server, tmp_path, with_cookie):
     dailies_ready()

@@ -440,19 +440,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -
     _set_suffix_to_test_databases(suffix="resilience")
 
 
-#: A bug found by these tests, reported to be fixed in the server (see docs/resilience.md):
-#: every test that plays a move on PostgreSQL meets it at its first move.
-LOCK_JOIN_BUG = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "games.services._attempt_locked locks with select_for_update() and "
-        "select_related('daily'), a nullable foreign key (LEFT OUTER JOIN): PostgreSQL refuses "
-        "'FOR UPDATE cannot be applied to the nullable side of an outer join', so every move, "
-        "finish and resign answers 500 on PostgreSQL (fix: select_for_update(of=('self',)))"
-    ),
-)
-
-
 def dailies_ready(game: str = "munger") -> Any:
     """Today's and tomorrow's dailies of both games (so that a server has no day to prepare:
     games/supply.py would otherwise solve deals in the background while the test runs); answers

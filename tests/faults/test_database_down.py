@@ -15,7 +15,7 @@ import pytest
 
 from games import services
 from games.models import Attempt
-from tests.faults.live import LOCK_JOIN_BUG, TcpProxy, dailies_ready, database_url, wait_until
+from tests.faults.live import TcpProxy, dailies_ready, database_url, wait_until
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -23,7 +23,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(tran
 ANSWER_SECONDS = 15
 
 
-@LOCK_JOIN_BUG
 def test_the_database_unreachable_then_back(start_server, test_database):
     daily = dailies_ready("munger")
     certificate = list(daily.deal.certificate)

@@ -19,7 +19,6 @@ from websockets.sync.client import connect
 
 from leaderboards import board
 from tests.faults.live import (
-    LOCK_JOIN_BUG,
     Client,
     RedisServer,
     Server,
@@ -100,7 +99,6 @@ def watch_like_a_browser(server: Server, daily, failures: list[str], tries: int 
     raise AssertionError(f"no daily socket after {tries} tries: {failures}")
 
 
-@LOCK_JOIN_BUG
 def test_redis_stops_mid_play_and_comes_back(start_server):
     own = RedisServer().start()
     try:

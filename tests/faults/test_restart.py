@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 
 from games import services
 from games.models import Attempt
-from tests.faults.live import LOCK_JOIN_BUG, Server, dailies_ready, ws_headers
+from tests.faults.live import Server, dailies_ready, ws_headers
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,6 @@ def send_move(ws, seq: int, token: str) -> dict:
     return answer["state"]
 
 
-@LOCK_JOIN_BUG
 def test_the_server_restarts_mid_game_and_nothing_is_lost(start_server):
     daily = dailies_ready("munger")
     certificate = list(daily.deal.certificate)

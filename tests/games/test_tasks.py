@@ -256,7 +256,8 @@ def test_the_beat_runs_ensure_dailies_every_hour_in_utc():
 
 
 def database_url() -> str:
-    """The URL of the test database pytest-django created: a subprocess must get it, and stop before it is dropped."""
+    """The URL of the test database pytest-django created: a subprocess must get it, and
+    stop before it is dropped."""
     db = connection.settings_dict
     auth = quote(db["USER"] or "", safe="")
     if db["PASSWORD"]:
@@ -305,8 +306,10 @@ def worker(request, django_db_setup, tmp_path_factory) -> Iterator[str]:
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-    default_queue = app.conf.task_default_queue
+    default_queue, routes = app.conf.task_default_queue, app.conf.task_routes
     app.conf.task_default_queue = queue  # what .delay() sends to, in this process
+    app.conf.task_routes = {"*": {"queue": queue}}  # the "solve" queue's tasks too
+    app.amqp.flush_routes()
     try:
         deadline = time.monotonic() + 30
         while not app.control.ping(destination=[f"{queue}@{socket.gethostname()}"], timeout=0.5):
@@ -314,7 +317,8 @@ def worker(request, django_db_setup, tmp_path_factory) -> Iterator[str]:
                 pytest.fail(f"the worker did not start:\n{log.read_text()}")
         yield queue
     finally:
-        app.conf.task_default_queue = default_queue
+        app.conf.task_default_queue, app.conf.task_routes = default_queue, routes
+        app.amqp.flush_routes()
         process.terminate()
         try:
             process.wait(timeout=15)
