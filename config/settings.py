@@ -238,9 +238,7 @@ if REDIS_URL:
                 # joining groups at once need more. The layer waits for messages with a 5 s
                 # blocking pop: a socket timeout shorter than that (redis-py's default under
                 # load) would kill idle consumers, so it is 15 s here.
-                "hosts": [
-                    {"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15}
-                ],
+                "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15}],
             },
         }
     }

@@ -590,8 +590,10 @@ def test_moves_go_over_the_play_socket_and_fall_back_to_rest(
         click_move(page, "munger", token, state_of(page, live_server_url))
         wait_seq(page, seq + 1)
     sent = page.evaluate("window.__sent.filter(m => m.type === 'move')")
-    assert sent == [{"type": "move", "seq": 0, "move": certificate[0]},
-                    {"type": "move", "seq": 1, "move": certificate[1]}]  # fmt: skip
+    assert sent == [
+        {"type": "move", "seq": 0, "move": certificate[0]},
+        {"type": "move", "seq": 1, "move": certificate[1]},
+    ]
 
     # Undo goes over the socket too.
     page.get_by_test_id("undo").click()
