@@ -43,7 +43,7 @@ async def test_channel_layer_is_redis_and_delivers_a_message():
 
 @pytest.mark.redis
 def test_cache_is_redis_and_round_trips_a_value():
-    from django.core.cache.backends.redis import RedisCache
+    from django_redis.cache import RedisCache
 
     assert isinstance(caches["default"], RedisCache)
     key = f"test:{uuid.uuid4().hex}"

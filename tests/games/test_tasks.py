@@ -310,6 +310,7 @@ def worker(request, django_db_setup, tmp_path_factory) -> Iterator[str]:
     app.conf.task_default_queue = queue  # what .delay() sends to, in this process
     app.conf.task_routes = {"*": {"queue": queue}}  # the "solve" queue's tasks too
     app.amqp.flush_routes()
+    app.amqp.__dict__.pop("router", None)  # the router caches the routes it was made with
     try:
         deadline = time.monotonic() + 30
         while not app.control.ping(destination=[f"{queue}@{socket.gethostname()}"], timeout=0.5):
@@ -319,6 +320,7 @@ def worker(request, django_db_setup, tmp_path_factory) -> Iterator[str]:
     finally:
         app.conf.task_default_queue, app.conf.task_routes = default_queue, routes
         app.amqp.flush_routes()
+        app.amqp.__dict__.pop("router", None)
         process.terminate()
         try:
             process.wait(timeout=15)
