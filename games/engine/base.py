@@ -16,6 +16,9 @@ from .deals import check_seed, format_deal, parse_deal_cards, shuffled_deck
 from .errors import IllegalMoveError, MalformedError
 from .moves import UNDO, UNDO_TEXT, LegalMove, Move
 
+# The card numbers a deal given as a sequence must hold, each once.
+ALL_CARDS = frozenset(range(52))
+
 G = TypeVar("G", bound="Game")
 
 #: What `Game.outcome` answers: all 52 cards are up; no card move is legal (only `U` may be);
@@ -90,8 +93,12 @@ class Game:
     def from_deal(cls: type[G], deal: str | Iterable[int]) -> G:
         """The starting position of a deal string (or a sequence of 52 cards)."""
         cards = parse_deal_cards(deal) if isinstance(deal, str) else list(deal)
-        if len(cards) != 52 or len(set(cards)) != 52:
-            raise MalformedError("a deal has 52 distinct cards")
+        if (
+            len(cards) != 52
+            or not all(isinstance(c, int) and not isinstance(c, bool) for c in cards)
+            or set(cards) != ALL_CARDS
+        ):
+            raise MalformedError("a deal has each of the 52 cards once")
         cls.check_deal(cards)
         game = cls()
         game._setup(cards)
