@@ -381,6 +381,16 @@ class Attempt(models.Model):
         return round(max(0.0, (end - self.first_move_at).total_seconds()), 3)
 
 
+class HeldAttempt(Attempt):
+    """Ranked results held for fair-play review: the admin's review queue (games/admin/review.py)
+    is its page. A proxy: no table of its own."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "held result"
+        verbose_name_plural = "held results (fair-play review)"
+
+
 class ReviewDecision(models.Model):
     """An admin's decision on a held result: approved (ranked) or disqualified (with a reason
     the player sees). Kept as a record, one row per decision."""

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
-from django.contrib.admin import helpers
+from django.contrib import admin
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -17,13 +15,12 @@ from django.utils.html import format_html
 from games import services
 from games.models import Attempt
 
-from .base import CurationAdmin, call_service
-from .forms import DisqualifyForm
+from .disqualify import DisqualifyAdmin
 from .replay import replay_view as render_replay
 
 
 @admin.register(Attempt)
-class AttemptAdmin(CurationAdmin):
+class AttemptAdmin(DisqualifyAdmin):
     list_display = (
         "__str__",
         "player_link",
@@ -44,6 +41,12 @@ class AttemptAdmin(CurationAdmin):
     list_select_related = ("player", "daily")
     date_hierarchy = "started_at"
     actions = ["disqualify"]
+    disqualify_intro = (
+        "A disqualified attempt leaves the leaderboards and the player's stats; its record and "
+        "history stay, with your reason."
+    )
+    disqualify_help = "Required. Kept with the attempt and shown to the other admins."
+    disqualify_done = "off the leaderboards, the records stay."
     fieldsets = (
         (None, {"fields": ("player_link", "game", "daily_link", "seed", "ranked", "status")}),
         (
@@ -114,9 +117,6 @@ class AttemptAdmin(CurationAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Attempt | None = None) -> bool:
         return False
 
-    def has_disqualify_permission(self, request: HttpRequest, obj: Attempt | None = None) -> bool:
-        return request.user.has_perm("games.change_attempt")
-
     @admin.display(description="player", ordering="player__display_name")
     def player_link(self, attempt: Attempt) -> str:
         url = reverse("admin:games_player_change", args=[attempt.player_id])
@@ -165,49 +165,6 @@ class AttemptAdmin(CurationAdmin):
         context["can_disqualify"] = self.has_disqualify_permission(request, obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
 
-    # -- disqualify ---------------------------------------------------------------------
-
-    @admin.action(description="Disqualify…", permissions=["disqualify"])
-    def disqualify(self, request: HttpRequest, queryset: QuerySet[Attempt]) -> HttpResponse | None:
-        """Ask for the reason (required), then disqualify every selected attempt."""
-        form = DisqualifyForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            self.disqualify_all(request, list(queryset), form.cleaned_data["reason"])
-            return None
-        return self.render(
-            request,
-            "admin/games/attempt/disqualify.html",
-            {
-                "title": "Disqualify attempts",
-                "attempts": queryset.select_related("player", "daily"),
-                "form": form,
-                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-                "from_list": True,
-            },
-        )
-
-    def disqualify_all(self, request: HttpRequest, attempts: list[Attempt], reason: str) -> int:
-        done = 0
-        for attempt in attempts:
-            result = call_service(
-                request,
-                str(attempt),
-                lambda a=attempt: services.attempt_disqualify(
-                    attempt=a, by=request.user, reason=reason
-                ),
-            )
-            if result is not None:
-                self.log_change(request, result, f"Disqualified: {result.disqualified_reason}")
-                done += 1
-        if done:
-            self.message_user(
-                request,
-                f"Disqualified {done} attempt{'s' if done != 1 else ''}: "
-                "off the leaderboards, the records stay.",
-                messages.SUCCESS,
-            )
-        return done
-
     # -- custom views -------------------------------------------------------------------
 
     def get_urls(self) -> list[Any]:
@@ -250,17 +207,19 @@ class AttemptAdmin(CurationAdmin):
         attempt = self.attempt_for(request, object_id)
         if not self.has_disqualify_permission(request, attempt):
             raise PermissionDenied
-        form = DisqualifyForm(request.POST or None)
+        form = self.disqualify_form(request.POST or None)
         if request.method == "POST" and form.is_valid():
             self.disqualify_all(request, [attempt], form.cleaned_data["reason"])
             return HttpResponseRedirect(self.url("change", attempt.pk))
-        return self.render(
-            request,
-            "admin/games/attempt/disqualify.html",
-            {
-                "title": f"Disqualify {attempt}",
-                "attempts": [attempt],
-                "form": form,
-                "original": attempt,
-            },
+        return self.render_disqualify(
+            request, form, [attempt], title=f"Disqualify {attempt}", original=attempt
         )
+
+    def disqualify_one(self, request: HttpRequest, attempt: Attempt, reason: str) -> Attempt:
+        return services.attempt_disqualify(attempt=attempt, by=request.user, reason=reason)
+
+    def disqualify_detail(self, attempt: Attempt) -> str:
+        done = f"{attempt.move_count} moves, {attempt.foundation_cards}/52 on the foundations"
+        if attempt.disqualified:
+            done += f" (disqualified already: {attempt.disqualified_reason})"
+        return done

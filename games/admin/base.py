@@ -8,7 +8,7 @@ and never answers with a 500.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django import forms
@@ -66,3 +66,25 @@ class CurationAdmin(admin.ModelAdmin):
 
     def back_to(self, obj: Any) -> HttpResponseRedirect:
         return HttpResponseRedirect(self.url("change", obj.pk))
+
+    def call_each(
+        self,
+        request: HttpRequest,
+        objs: Iterable[T],
+        call: Callable[[T], T],
+        log: Callable[[T], str],
+    ) -> int:
+        """`call` on each object through `call_service` (a refusal is a message, the others
+        go on); each change logged with `log(result)`. Answers how many were done."""
+        done = 0
+        for obj in objs:
+            result = call_service(request, str(obj), lambda o=obj: call(o))
+            if result is not None:
+                self.log_change(request, result, log(result))
+                done += 1
+        return done
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 attempt`, `2 attempts`."""
+    return f"{count} {noun}{'s' if count != 1 else ''}"

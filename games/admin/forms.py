@@ -156,10 +156,23 @@ class DailyAddForm(ServiceForm):
 
 
 class DisqualifyForm(forms.Form):
-    reason = forms.CharField(
+    """The reason for disqualifying (required); `help_text` says who reads it."""
+
+    reason = forms.CharField(max_length=1000, widget=forms.Textarea(attrs={"rows": 3, "cols": 70}))
+
+    def __init__(self, *args: Any, help_text: str = "", **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].help_text = help_text
+
+
+class ApproveForm(forms.Form):
+    """Approving a held result: an optional note for the other admins."""
+
+    note = forms.CharField(
+        required=False,
         max_length=1000,
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
-        help_text="Required. Kept with the attempt and shown to the other admins.",
+        widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
+        help_text="Optional, for the other admins (why it is fine).",
     )
 
 

@@ -3,10 +3,11 @@ waiting for an admin to approve them (ranked again) or disqualify them (with a r
 player sees). Each decision goes through `attempt_review_approve` / `attempt_review_disqualify`,
 which record it (`ReviewDecision`) and tell the boards after commit.
 
-The queue is a proxy of `Attempt` (`HeldAttempt`, its own admin page in the sidebar). Its page
-for one result shows what tripped, the timing of every move as a chart drawn here as SVG (no
-script), the numbers the rules looked at, a link to the step-by-step replay of the attempt
-admin, and the two decisions.
+The queue is the admin of `HeldAttempt` (games/models.py, a proxy of `Attempt`: its own page
+in the sidebar). Its page for one result shows what tripped, the timing of every move as a
+chart drawn here as SVG (no script), the numbers the rules looked at, a link to the
+step-by-step replay of the attempt admin, and the two decisions; disqualifying is shared with
+the attempts' admin (games/admin/disqualify.py).
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -26,37 +25,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from games import fairplay, services
-from games.models import Attempt
+from games.models import Attempt, HeldAttempt
 
-from .base import CurationAdmin, call_service
-
-
-class HeldAttempt(Attempt):
-    """Ranked results held for review: the queue's admin page (a proxy, no table of its own)."""
-
-    class Meta:
-        proxy = True
-        app_label = "games"
-        verbose_name = "held result"
-        verbose_name_plural = "held results (fair-play review)"
-
-
-class ApproveForm(forms.Form):
-    note = forms.CharField(
-        required=False,
-        max_length=1000,
-        widget=forms.Textarea(attrs={"rows": 2, "cols": 70}),
-        help_text="Optional, for the other admins (why it is fine).",
-    )
-
-
-class ReviewDisqualifyForm(forms.Form):
-    reason = forms.CharField(
-        max_length=1000,
-        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
-        help_text="Required. The player sees it with their result.",
-    )
-
+from .base import plural
+from .disqualify import DisqualifyAdmin
+from .forms import ApproveForm
 
 # -- the timing chart ------------------------------------------------------------------------
 
@@ -184,7 +157,7 @@ def timing_figures(attempt: Attempt) -> list[tuple[str, str]]:
 
 
 @admin.register(HeldAttempt)
-class HeldAttemptAdmin(CurationAdmin):
+class HeldAttemptAdmin(DisqualifyAdmin):
     list_display = (
         "__str__",
         "game",
@@ -202,6 +175,15 @@ class HeldAttemptAdmin(CurationAdmin):
     ordering = ("finished_at",)
     actions = ["approve", "disqualify"]
 
+    disqualify_noun = "result"
+    disqualify_title = "Disqualify held results"
+    disqualify_intro = (
+        "A disqualified result leaves the boards and the player's stats; the player sees your "
+        "reason with it. Its record and history stay."
+    )
+    disqualify_help = "Required. The player sees it with their result."
+    disqualify_done = "off the boards, the players see your reason."
+
     def get_queryset(self, request: HttpRequest) -> QuerySet[Attempt]:
         return super().get_queryset(request).held()
 
@@ -215,7 +197,7 @@ class HeldAttemptAdmin(CurationAdmin):
         return False
 
     def has_decide_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return request.user.has_perm("games.change_attempt")
+        return self.has_disqualify_permission(request, obj)
 
     @admin.display(description="play time")
     def play_time(self, attempt: Attempt) -> str:
@@ -223,7 +205,7 @@ class HeldAttemptAdmin(CurationAdmin):
 
     @admin.display(description="tripped")
     def rules(self, attempt: Attempt) -> str:
-        return ", ".join(reason.get("rule", "?") for reason in attempt.held_reasons)
+        return self.disqualify_detail(attempt)
 
     @admin.display(description="")
     def review_link(self, attempt: Attempt) -> str:
@@ -251,7 +233,7 @@ class HeldAttemptAdmin(CurationAdmin):
             page = reverse("admin:games_attempt_change", args=[attempt.pk])
             messages.info(request, f"{attempt} is not held for review (decided already?).")
             return HttpResponseRedirect(page)
-        approve_form, disqualify_form = ApproveForm(), ReviewDisqualifyForm()
+        approve_form, disqualify_form = ApproveForm(), self.disqualify_form()
         if request.method == "POST":
             if not self.has_decide_permission(request, attempt):
                 raise PermissionDenied
@@ -261,7 +243,7 @@ class HeldAttemptAdmin(CurationAdmin):
                     self.approve_all(request, [attempt], approve_form.cleaned_data["note"])
                     return HttpResponseRedirect(self.url("changelist"))
             elif "disqualify" in request.POST:
-                disqualify_form = ReviewDisqualifyForm(request.POST)
+                disqualify_form = self.disqualify_form(request.POST)
                 if disqualify_form.is_valid():
                     reason = disqualify_form.cleaned_data["reason"]
                     self.disqualify_all(request, [attempt], reason)
@@ -302,63 +284,21 @@ class HeldAttemptAdmin(CurationAdmin):
     def approve(self, request: HttpRequest, queryset: QuerySet[Attempt]) -> None:
         self.approve_all(request, list(queryset), "")
 
-    @admin.action(description="Disqualify…", permissions=["decide"])
-    def disqualify(self, request: HttpRequest, queryset: QuerySet[Attempt]) -> HttpResponse | None:
-        """Ask for the reason (required, the players see it), then disqualify them all."""
-        form = ReviewDisqualifyForm(request.POST if "apply" in request.POST else None)
-        if form.is_valid():
-            self.disqualify_all(request, list(queryset), form.cleaned_data["reason"])
-            return None
-        return self.render(
-            request,
-            "admin/games/review/disqualify.html",
-            {
-                "title": "Disqualify held results",
-                "attempts": queryset.select_related("player", "daily"),
-                "form": form,
-                "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-            },
-        )
-
     def approve_all(self, request: HttpRequest, attempts: list[Attempt], note: str) -> int:
-        done = 0
-        for attempt in attempts:
-            result = call_service(
-                request,
-                str(attempt),
-                lambda a=attempt: services.attempt_review_approve(
-                    attempt=a, by=request.user, note=note
-                ),
-            )
-            if result is not None:
-                self.log_change(request, result, f"Approved after review. {note}".strip())
-                done += 1
+        done = self.call_each(
+            request,
+            attempts,
+            lambda a: services.attempt_review_approve(attempt=a, by=request.user, note=note),
+            lambda a: f"Approved after review. {note}".strip(),
+        )
         if done:
             self.message_user(
-                request,
-                f"Approved {done} result{'s' if done != 1 else ''}: ranked again.",
-                messages.SUCCESS,
+                request, f"Approved {plural(done, 'result')}: ranked again.", messages.SUCCESS
             )
         return done
 
-    def disqualify_all(self, request: HttpRequest, attempts: list[Attempt], reason: str) -> int:
-        done = 0
-        for attempt in attempts:
-            result = call_service(
-                request,
-                str(attempt),
-                lambda a=attempt: services.attempt_review_disqualify(
-                    attempt=a, by=request.user, reason=reason
-                ),
-            )
-            if result is not None:
-                self.log_change(request, result, f"Disqualified: {result.disqualified_reason}")
-                done += 1
-        if done:
-            self.message_user(
-                request,
-                f"Disqualified {done} result{'s' if done != 1 else ''}: off the boards, the "
-                "players see your reason.",
-                messages.SUCCESS,
-            )
-        return done
+    def disqualify_one(self, request: HttpRequest, attempt: Attempt, reason: str) -> Attempt:
+        return services.attempt_review_disqualify(attempt=attempt, by=request.user, reason=reason)
+
+    def disqualify_detail(self, attempt: Attempt) -> str:
+        return ", ".join(reason.get("rule", "?") for reason in attempt.held_reasons)
