@@ -26,7 +26,13 @@ from games import live, services
 from games.errors import ServiceError
 from games.identity import player_for
 from games.models import Attempt, Player
-from games.sockets import CLOSE_FORBIDDEN, CLOSE_NOT_FOUND, JsonSocket, error_message
+from games.sockets import (
+    CLOSE_FORBIDDEN,
+    CLOSE_NOT_FOUND,
+    CLOSE_UNAVAILABLE,
+    JsonSocket,
+    error_message,
+)
 
 
 @database_sync_to_async
@@ -75,15 +81,18 @@ class PlayConsumer(JsonSocket):
             return
         assert player is not None
         self.player = player
-        self.group = live.attempt_group(self.attempt_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        group = live.attempt_group(self.attempt_id)
+        if not await self.join_group(group):
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        self.group = group
         await self.accept()
         await self.start_watchdog()
         await self.send_state(await _state(self.attempt_id))
 
     async def leave_groups(self) -> None:
         if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.leave_group(self.group)
 
     async def send_state(self, state: dict[str, Any]) -> None:
         self.sent = max(self.sent, (int(state["version"]), str(state["status"])))

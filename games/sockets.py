@@ -25,6 +25,7 @@ from collections import deque
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +39,8 @@ MAX_MESSAGE_BYTES = 4096
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_IDLE = 4408
+#: The channel layer (Redis) cannot be reached: the client retries later, as after any drop.
+CLOSE_UNAVAILABLE = 4503
 
 
 def error_message(code: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -102,7 +105,28 @@ class JsonSocket(AsyncWebsocketConsumer):
         await self.leave_groups()
 
     async def leave_groups(self) -> None:
-        """Subclasses leave the groups they joined."""
+        """Subclasses leave the groups they joined (through `leave_group`)."""
+
+    async def join_group(self, group: str) -> bool:
+        """Join `group`, trying twice (after a Redis restart the first try may meet a dead
+        pooled connection). False, logged, when the channel layer cannot be reached: the
+        caller closes with `CLOSE_UNAVAILABLE` and the client reconnects later."""
+        for _ in range(2):
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+                return True
+            except (OSError, RedisError) as exc:
+                error = exc
+        logger.warning("channel layer unavailable, %s not joined: %r", group, error)
+        return False
+
+    async def leave_group(self, group: str) -> None:
+        """Leave `group`; a channel layer that cannot be reached forgets the member by itself
+        (group memberships expire), so a failure is only logged."""
+        try:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        except (OSError, RedisError) as exc:
+            logger.warning("channel layer unavailable, %s not left: %r", group, exc)
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, separators=(",", ":"), default=str))

@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from games import selectors as games_selectors
 from games.api.serializers import parse_date
 from games.errors import ServiceError
-from games.sockets import CLOSE_NOT_FOUND, JsonSocket, error_message
+from games.sockets import CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, JsonSocket, error_message
 from leaderboards import live
 
 
@@ -49,8 +49,11 @@ class DailyConsumer(JsonSocket):
         if self.daily is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.group = live.daily_group(self.daily.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        group = live.daily_group(self.daily.pk)
+        if not await self.join_group(group):
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
+        self.group = group
         await self.accept()
         await self.start_watchdog()
         live.ensure_flusher()
@@ -58,7 +61,7 @@ class DailyConsumer(JsonSocket):
 
     async def leave_groups(self) -> None:
         if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.leave_group(self.group)
 
     async def send_snapshot(self) -> None:
         snapshot = await _snapshot(self.daily)
