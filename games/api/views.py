@@ -56,15 +56,47 @@ def _error(description: str) -> OpenApiResponse:
     return OpenApiResponse(ErrorSerializer, description=description)
 
 
+#: The error answers that several operations document (each an `ErrorSerializer` body).
 E400 = _error("`malformed` (not JSON), `invalid` (missing, unexpected or wrong-typed fields).")
+E400_DATE = _error("`bad_date`.")
 E403_CSRF = _error(
     "`csrf_failed`: a logged-in user's request without the X-CSRFToken header (see above)."
 )
+E403_ATTEMPT = _error("`not_your_attempt`: the attempt is someone else's.")
+E403_ATTEMPT_CSRF = _error("`not_your_attempt`, or `csrf_failed`.")
 E404_DAILY = _error("`unknown_game`, or `daily_not_found` (no such daily, or a future date).")
 E404_ATTEMPT = _error("`attempt_not_found`.")
-E403_ATTEMPT = _error("`not_your_attempt`: the attempt is someone else's.")
+E409_NAME = _error("`display_name_taken`.")
 E413 = _error("`too_large`: the request body is larger than 16 KiB.")
 E429 = _error("`throttled`: too many requests; `retry_after` says how many seconds to wait.")
+
+
+def _responses(
+    ok: dict[int, Any],
+    errors: dict[int, OpenApiResponse | str] | None = None,
+    *,
+    limited: bool = False,
+) -> dict[int, Any]:
+    """An operation's documented answers: `ok` as given, then the `errors` in the order of
+    their status (a string is the description of an `ErrorSerializer` body), and 413 and 429
+    when `limited` (a throttled endpoint that reads a body)."""
+    documented = {**(errors or {}), **({413: E413, 429: E429} if limited else {})}
+    return {
+        **ok,
+        **{
+            code: _error(answer) if isinstance(answer, str) else answer
+            for code, answer in sorted(documented.items())
+        },
+    }
+
+
+def _new_or_resumed(serializer: Any, new: str, resumed: str) -> dict[int, OpenApiResponse]:
+    """201 with something created, 200 with what the player had already."""
+    return {
+        201: OpenApiResponse(serializer, description=new),
+        200: OpenApiResponse(serializer, description=resumed),
+    }
+
 
 GAME = OpenApiParameter(
     "game",
@@ -145,7 +177,7 @@ class DailyDetailView(ApiView):
         summary="One daily",
         description="Today's or a past day's daily; a future one is 404. Creates no player.",
         parameters=[GAME, DATE],
-        responses={200: DailySerializer, 400: _error("`bad_date`."), 404: E404_DAILY},
+        responses=_responses({200: DailySerializer}, {400: E400_DATE, 404: E404_DAILY}),
     )
     def get(self, request: Request, game: str, date: str) -> Response:
         daily = selectors.daily_get(game=game, date=parse_date(date))
@@ -166,15 +198,11 @@ class DailyAttemptsView(ApiView):
         ),
         parameters=[GAME, DATE],
         request=None,
-        responses={
-            201: OpenApiResponse(AttemptStateSerializer, description="A new attempt."),
-            200: OpenApiResponse(AttemptStateSerializer, description="Your attempt, resumed."),
-            400: _error("`bad_date`."),
-            403: E403_CSRF,
-            404: E404_DAILY,
-            413: E413,
-            429: E429,
-        },
+        responses=_responses(
+            _new_or_resumed(AttemptStateSerializer, "A new attempt.", "Your attempt, resumed."),
+            {400: E400_DATE, 403: E403_CSRF, 404: E404_DAILY},
+            limited=True,
+        ),
     )
     def post(self, request: Request, game: str, date: str) -> Response:
         daily = selectors.daily_get(game=game, date=parse_date(date))
@@ -198,14 +226,13 @@ class PracticeView(ApiView):
             "or of a random seed. Never ranked. " + COOKIE_NOTE
         ),
         request=PracticeInputSerializer,
-        responses={
-            201: OpenApiResponse(AttemptStateSerializer, description="A new practice attempt."),
-            200: OpenApiResponse(AttemptStateSerializer, description="Your practice, resumed."),
-            400: E400,
-            403: E403_CSRF,
-            413: E413,
-            429: E429,
-        },
+        responses=_responses(
+            _new_or_resumed(
+                AttemptStateSerializer, "A new practice attempt.", "Your practice, resumed."
+            ),
+            {400: E400, 403: E403_CSRF},
+            limited=True,
+        ),
     )
     def post(self, request: Request) -> Response:
         data = PracticeInputSerializer.parse(request.data)
@@ -232,7 +259,7 @@ class AttemptDetailView(ApiView):
         summary="Your attempt",
         description="The position, the legal moves, the next seq, the status and times.",
         parameters=[ATTEMPT_ID],
-        responses={200: AttemptStateSerializer, 403: E403_ATTEMPT, 404: E404_ATTEMPT},
+        responses=_responses({200: AttemptStateSerializer}, {403: E403_ATTEMPT, 404: E404_ATTEMPT}),
     )
     def get(self, request: Request, attempt_id: int) -> Response:
         attempt = selectors.attempt_get(
@@ -256,22 +283,19 @@ class MoveView(ApiView):
         ),
         parameters=[ATTEMPT_ID],
         request=MoveInputSerializer,
-        responses={
-            200: MoveAnswerSerializer,
-            400: _error(
-                "`malformed` (not JSON), `invalid` (bad fields), `malformed_move` (not a move "
-                "token), `malformed_seq`."
-            ),
-            403: _error("`not_your_attempt`, or `csrf_failed`."),
-            404: E404_ATTEMPT,
-            409: _error(
-                "`wrong_seq` (not the next seq), `seq_taken` (another move was played at that "
-                "seq), `attempt_finished`, `history_full`; `expected_seq` says which is next."
-            ),
-            413: E413,
-            422: _error("`illegal_move`: the rules refuse it; `legal` lists the allowed moves."),
-            429: E429,
-        },
+        responses=_responses(
+            {200: MoveAnswerSerializer},
+            {
+                400: "`malformed` (not JSON), `invalid` (bad fields), `malformed_move` (not a "
+                "move token), `malformed_seq`.",
+                403: E403_ATTEMPT_CSRF,
+                404: E404_ATTEMPT,
+                409: "`wrong_seq` (not the next seq), `seq_taken` (another move was played at "
+                "that seq), `attempt_finished`, `history_full`; `expected_seq` says which is next.",
+                422: "`illegal_move`: the rules refuse it; `legal` lists the allowed moves.",
+            },
+            limited=True,
+        ),
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         data = MoveInputSerializer.parse(request.data)
@@ -298,15 +322,16 @@ class FinishView(ApiView):
         ),
         parameters=[ATTEMPT_ID],
         request=FinishInputSerializer,
-        responses={
-            200: AttemptStateSerializer,
-            400: E400,
-            403: _error("`not_your_attempt`, `bad_origin` or `csrf_failed`."),
-            404: E404_ATTEMPT,
-            409: _error("`wrong_seq`, `attempt_finished`, `not_finishable`."),
-            413: E413,
-            429: E429,
-        },
+        responses=_responses(
+            {200: AttemptStateSerializer},
+            {
+                400: E400,
+                403: "`not_your_attempt`, `bad_origin` or `csrf_failed`.",
+                404: E404_ATTEMPT,
+                409: "`wrong_seq`, `attempt_finished`, `not_finishable`.",
+            },
+            limited=True,
+        ),
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         data = FinishInputSerializer.parse(request.data)
@@ -326,14 +351,11 @@ class ResignView(ApiView):
         description="Ends the attempt as resigned (it keeps its cards on foundations). No body.",
         parameters=[ATTEMPT_ID],
         request=None,
-        responses={
-            200: AttemptStateSerializer,
-            403: _error("`not_your_attempt`, or `csrf_failed`."),
-            404: E404_ATTEMPT,
-            409: _error("`attempt_finished`."),
-            413: E413,
-            429: E429,
-        },
+        responses=_responses(
+            {200: AttemptStateSerializer},
+            {403: E403_ATTEMPT_CSRF, 404: E404_ATTEMPT, 409: "`attempt_finished`."},
+            limited=True,
+        ),
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         state = services.attempt_resign(
@@ -377,15 +399,15 @@ class PlayersView(ApiView):
             "no one."
         ),
         request=PlayerCreateSerializer,
-        responses={
-            201: OpenApiResponse(PlayerSerializer, description="A new guest."),
-            200: OpenApiResponse(PlayerSerializer, description="You had a player already."),
-            400: _error("`invalid`, or `bad_display_name`."),
-            403: _error("`bad_origin` or `csrf_failed`."),
-            409: _error("`display_name_taken`."),
-            413: E413,
-            429: E429,
-        },
+        responses=_responses(
+            _new_or_resumed(PlayerSerializer, "A new guest.", "You had a player already."),
+            {
+                400: "`invalid`, or `bad_display_name`.",
+                403: "`bad_origin` or `csrf_failed`.",
+                409: E409_NAME,
+            },
+            limited=True,
+        ),
     )
     def post(self, request: Request) -> Response:
         data = PlayerCreateSerializer.parse(request.data)
@@ -412,7 +434,7 @@ class MeView(ApiView):
             "Display name, account, stats and latest attempts. Creates no player: without one, "
             "404 `no_player`."
         ),
-        responses={200: PlayerSerializer, 404: _error("`no_player`.")},
+        responses=_responses({200: PlayerSerializer}, {404: "`no_player`."}),
     )
     def get(self, request: Request) -> Response:
         player = identity.current_player(request)
@@ -426,14 +448,15 @@ class MeView(ApiView):
         summary="Change your display name",
         description=COOKIE_NOTE,
         request=PlayerUpdateSerializer,
-        responses={
-            200: PlayerSerializer,
-            400: _error("`invalid`, or `bad_display_name` (length, characters, 'Guest ...')."),
-            403: E403_CSRF,
-            409: _error("`display_name_taken`."),
-            413: E413,
-            429: E429,
-        },
+        responses=_responses(
+            {200: PlayerSerializer},
+            {
+                400: "`invalid`, or `bad_display_name` (length, characters, 'Guest ...').",
+                403: E403_CSRF,
+                409: E409_NAME,
+            },
+            limited=True,
+        ),
     )
     def patch(self, request: Request) -> Response:
         data = PlayerUpdateSerializer.parse(request.data)
@@ -463,7 +486,9 @@ class MyAttemptsView(identity.PlayerCookieMixin, generics.ListAPIView):
         tags=["players"],
         summary="Your attempts",
         description="Newest first, ranked and practice. Creates no player (no cookie: empty).",
-        responses={200: AttemptSummarySerializer(many=True), 404: _error("`not_found`: no page.")},
+        responses=_responses(
+            {200: AttemptSummarySerializer(many=True)}, {404: "`not_found`: no page."}
+        ),
     )
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
@@ -484,14 +509,15 @@ class RegisterView(ApiView):
             "it, so its attempts and streaks follow the account to other devices."
         ),
         request=RegisterInputSerializer,
-        responses={
-            201: PlayerSerializer,
-            400: _error("`invalid`: a username or password that does not fit."),
-            403: E403_CSRF,
-            409: _error("`username_taken`."),
-            413: E413,
-            429: E429,
-        },
+        responses=_responses(
+            {201: PlayerSerializer},
+            {
+                400: "`invalid`: a username or password that does not fit.",
+                403: E403_CSRF,
+                409: "`username_taken`.",
+            },
+            limited=True,
+        ),
     )
     def post(self, request: Request) -> Response:
         data = RegisterInputSerializer.parse(request.data)
@@ -513,13 +539,11 @@ class LoginView(ApiView):
             "not clash."
         ),
         request=LoginInputSerializer,
-        responses={
-            200: PlayerSerializer,
-            400: _error("`invalid`, or `bad_credentials`."),
-            403: E403_CSRF,
-            413: E413,
-            429: E429,
-        },
+        responses=_responses(
+            {200: PlayerSerializer},
+            {400: "`invalid`, or `bad_credentials`.", 403: E403_CSRF},
+            limited=True,
+        ),
     )
     def post(self, request: Request) -> Response:
         data = LoginInputSerializer.parse(request.data)
@@ -540,7 +564,7 @@ class LogoutView(ApiView):
             "Without a session (a guest), does nothing: the cookie is all that remembers them."
         ),
         request=None,
-        responses={204: None, 403: E403_CSRF},
+        responses=_responses({204: None}, {403: E403_CSRF}),
     )
     def post(self, request: Request) -> Response:
         identity.sign_out(request)
