@@ -92,27 +92,57 @@ class Play:
         return count
 
 
-#: A rule's check: the detail to show when `play` trips it at `threshold`, else None.
-Check = Callable[[Play, float], str | None]
+#: What a rule measures on a play: its figures by name, `value` the one compared with the
+#: threshold; None when the play says too little to judge.
+Figures = dict[str, float]
+Measure = Callable[[Play], Figures | None]
+
+
+@dataclass(frozen=True)
+class Also:
+    """A second way to trip a rule, at a fixed bound: its figure `figure` at least `at_least`."""
+
+    figure: str
+    at_least: float
+    detail: str
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One plausibility check: its name (stored in `held_reasons`), what it means, why its
-    threshold is where it is, and the threshold per game (in `unit`)."""
+    """One plausibility check, declared: its name (stored in `held_reasons`), the threshold
+    per game (in `unit`), what it measures, the detail shown when it trips, what it means and
+    why its threshold is where it is.
+
+    A rule trips when its measured `value` is under the game's threshold (or, with `also`, when
+    another figure reaches a fixed bound); `detail` is formatted with the figures and
+    `threshold`."""
 
     name: str
+    threshold: Mapping[str, float]
+    unit: str
+    measure: Measure
+    detail: str
     description: str
     why: str
-    unit: str
-    threshold: Mapping[str, float]
-    check: Check
+    also: Also | None = None
 
     def for_game(self, game: str) -> float:
         return self.threshold[game]
 
+    def check(self, play: Play) -> str | None:
+        """The detail to show when `play` trips this rule, else None."""
+        figures = self.measure(play)
+        if figures is None:
+            return None
+        threshold = self.for_game(play.game)
+        if figures["value"] < threshold:
+            return self.detail.format(**figures, threshold=threshold)
+        if self.also is not None and figures[self.also.figure] >= self.also.at_least:
+            return self.also.detail.format(**figures, threshold=threshold)
+        return None
 
-# -- the checks ------------------------------------------------------------------------------
+
+# -- what the rules measure ------------------------------------------------------------------
 
 #: Fewer actions than this say too little about a rhythm or a pace to hold anyone.
 MIN_ACTIONS_PACE = 10
@@ -125,101 +155,104 @@ RHYTHM_BAND_SHARE = 0.5
 CERTIFICATE_SHARE = 0.6
 
 
-def _too_fast(play: Play, floor: float) -> str | None:
+def _pace(play: Play) -> Figures | None:
+    """Seconds per action on average, first action to last."""
     times = play.action_times
     if len(times) < MIN_ACTIONS_PACE:
         return None
-    per_move = (times[-1] - times[0]) / 1000 / (len(times) - 1)
-    if per_move >= floor:
-        return None
-    return (
-        f"{len(times)} actions in {(times[-1] - times[0]) / 1000:.1f} s: {per_move:.2f} s per "
-        f"move on average, under the floor of {floor:g} s"
-    )
+    span = (times[-1] - times[0]) / 1000
+    return {"value": span / (len(times) - 1), "actions": len(times), "span": span}
 
 
-def _machine_rhythm(play: Play, cv_floor: float) -> str | None:
+def _rhythm(play: Play) -> Figures | None:
+    """The gaps' coefficient of variation, and the share of them close to their median."""
     gaps = play.gaps
     if len(gaps) < MIN_GAPS_RHYTHM:
         return None
     mean = statistics.fmean(gaps)
-    cv = statistics.pstdev(gaps) / mean if mean > 0 else 0.0
     median = statistics.median(gaps)
-    close = sum(abs(g - median) <= RHYTHM_BAND_MS for g in gaps) / len(gaps)
-    if cv < cv_floor:
-        return (
-            f"{len(gaps)} gaps between moves of {mean:.0f} ms on average vary by {cv:.2f} of "
-            f"it (coefficient of variation), under {cv_floor:g}"
-        )
-    if close >= RHYTHM_BAND_SHARE:
-        return (
-            f"{close:.0%} of {len(gaps)} gaps between moves lie within {RHYTHM_BAND_MS} ms of "
-            f"{median:.0f} ms"
-        )
-    return None
+    return {
+        "value": statistics.pstdev(gaps) / mean if mean > 0 else 0.0,
+        "gaps": len(gaps),
+        "mean": mean,
+        "median": median,
+        "close": sum(abs(g - median) <= RHYTHM_BAND_MS for g in gaps) / len(gaps),
+    }
 
 
-def _instant_first_move(play: Play, floor: float) -> str | None:
+def _first_move(play: Play) -> Figures | None:
+    """Seconds from the deal shown to the first move."""
     first = play.first_move_ms
-    if first is None or first >= floor * 1000:
-        return None
-    return f"first move {first / 1000:.2f} s after the deal was shown, under {floor:g} s"
+    return None if first is None else {"value": first / 1000}
 
 
-def _certificate_at_machine_speed(play: Play, median_floor: float) -> str | None:
+def _certificate_pace(play: Play) -> Figures | None:
+    """The median gap in seconds, of a play that follows most of the certificate from its
+    start."""
     par = len(play.certificate)
     if not par or play.certificate_prefix < max(MIN_ACTIONS_PACE, CERTIFICATE_SHARE * par):
         return None
     if not play.gaps:
         return None
     median = statistics.median(play.gaps) / 1000
-    if median >= median_floor:
-        return None
-    return (
-        f"the first {play.certificate_prefix} of the solver's {par} moves played as it did, "
-        f"with a median gap of {median:.2f} s, under {median_floor:g} s"
-    )
+    return {"value": median, "prefix": play.certificate_prefix, "par": par}
 
 
 #: The rules, their thresholds per game, and why. docs/fair-play.md explains each.
 RULES: tuple[Rule, ...] = (
     Rule(
         name="too_fast",
+        threshold={"masterpiece": 0.7, "munger": 0.5},
+        unit="s per move",
+        measure=_pace,
+        detail="{actions} actions in {span:.1f} s: {value:.2f} s per move on average, under the "
+        "floor of {threshold:g} s",
         description="The whole game, first move to last, played faster on average than a floor "
         f"per move (at least {MIN_ACTIONS_PACE} actions).",
         why="Every move is a drag or two clicks after finding it. People average two to four "
         "seconds a move, the fastest about one; streaks of obvious foundation moves go at half "
         "a second, but a whole game does not. Munger's floor is lower: a stock draw is one "
         "quick click.",
-        unit="s per move",
-        threshold={"masterpiece": 0.7, "munger": 0.5},
-        check=_too_fast,
     ),
     Rule(
         name="machine_rhythm",
+        threshold={"masterpiece": 0.15, "munger": 0.15},
+        unit="coefficient of variation",
+        measure=_rhythm,
+        detail="{gaps} gaps between moves of {mean:.0f} ms on average vary by {value:.2f} of it "
+        "(coefficient of variation), under {threshold:g}",
+        also=Also(
+            figure="close",
+            at_least=RHYTHM_BAND_SHARE,
+            detail="{close:.0%} of {gaps} gaps between moves lie within "
+            f"{RHYTHM_BAND_MS} ms of {{median:.0f}} ms",
+        ),
         description="The gaps between moves are too regular: their coefficient of variation "
         f"(standard deviation / mean) under the threshold, or {RHYTHM_BAND_SHARE:.0%} of them "
         f"within {RHYTHM_BAND_MS} ms of the median (at least {MIN_GAPS_RHYTHM} gaps).",
         why="People think longer about some moves than others: their gaps vary by about as "
         "much as their mean (coefficient near 1 or more). A bot on a timer, even with some "
         "jitter, stays within a few tens of milliseconds of its period.",
-        unit="coefficient of variation",
-        threshold={"masterpiece": 0.15, "munger": 0.15},
-        check=_machine_rhythm,
     ),
     Rule(
         name="instant_first_move",
+        threshold={"masterpiece": 1.5, "munger": 0.7},
+        unit="s",
+        measure=_first_move,
+        detail="first move {value:.2f} s after the deal was shown, under {threshold:g} s",
         description="The first move arrived sooner after the deal was shown than a person can "
         "look at it.",
         why="A Masterpiece deal is 52 open cards to read before any move makes sense; a Munger "
         "deal shows fewer, but the page still has to be seen and a card dragged. A program "
         "that reads the deal from the API answers in milliseconds.",
-        unit="s",
-        threshold={"masterpiece": 1.5, "munger": 0.7},
-        check=_instant_first_move,
     ),
     Rule(
         name="certificate_at_machine_speed",
+        threshold={"masterpiece": 0.5, "munger": 0.5},
+        unit="s median gap",
+        measure=_certificate_pace,
+        detail="the first {prefix} of the solver's {par} moves played as it did, with a median "
+        "gap of {value:.2f} s, under {threshold:g} s",
         description=f"At least {CERTIFICATE_SHARE:.0%} of the solver's winning line, from its "
         "start, played move for move (undone moves aside) with a median gap under the "
         "threshold.",
@@ -227,9 +260,6 @@ RULES: tuple[Rule, ...] = (
         "on an easy deal, but not with most moves under half a second. The floor is under a "
         "second because streaks of obvious foundation moves pull a fast player's median down: "
         "fast human-like games on the solver's line have medians of 0.5 to 0.65 s.",
-        unit="s median gap",
-        threshold={"masterpiece": 0.5, "munger": 0.5},
-        check=_certificate_at_machine_speed,
     ),
 )
 
@@ -251,7 +281,7 @@ def check(
     play = Play(game=game, moves=moves, move_times=move_times, certificate=certificate)
     reasons = []
     for rule in RULES:
-        detail = rule.check(play, rule.for_game(game))
+        detail = rule.check(play)
         if detail is not None:
             reasons.append({"rule": rule.name, "detail": detail})
     return reasons
