@@ -131,6 +131,8 @@ MIDDLEWARE = [
     "config.middleware.OriginCheckMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of a page: the switch's cookie (/i18n/setlang/), then Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -311,6 +313,10 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# The site's languages (frontend/locale holds the French and Russian catalogues, compiled .mo
+# files included); a browser asking for another language gets English.
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "frontend" / "locale"]
 
 # --- Static files (served by WhiteNoise under every server) -------------------------------------
 

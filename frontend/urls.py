@@ -9,6 +9,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("play/<slug:game>/", views.play_today, name="play"),
     path("play/<slug:game>/<str:date>/", views.play_day, name="play-day"),
+    path("play/<slug:game>/<str:date>/solution/", views.solution, name="solution"),
     path("board/", views.boards, name="boards"),
     path("board/<slug:game>/<str:date>/", views.board, name="board"),
     path("archive/", views.archive, name="archive"),

@@ -17,16 +17,17 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_safe
 
+from frontend.solution import solution_steps
 from games import clock, selectors
 from games.api import identity
 from games.models import Attempt, DailyChallenge, Player
@@ -34,12 +35,8 @@ from leaderboards import selectors as board_selectors
 
 # -- languages ---------------------------------------------------------------------------------
 
-#: The languages the site is written in: (code, name in that language).
-SITE_LANGUAGES: list[tuple[str, str]] = [
-    ("en", "English"),
-    ("fr", "Français"),
-    ("ru", "Русский"),
-]
+#: The languages the site is written in: (code, name in that language), from settings.
+SITE_LANGUAGES: list[tuple[str, str]] = [(code, str(name)) for code, name in settings.LANGUAGES]
 SITE_LANGUAGE_CODES = [code for code, _name in SITE_LANGUAGES]
 
 
@@ -53,9 +50,9 @@ def _site_language(request: HttpRequest) -> str:
 def localized(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Render the page in the visitor's language.
 
-    With Django's LocaleMiddleware installed this only keeps its choice within the site's three
-    languages; without it, it does the middleware's job for our pages (language cookie set by
-    the switch, then Accept-Language), so the switch works either way.
+    Django's LocaleMiddleware (config/settings.py) chooses the language from the switch's
+    cookie, then Accept-Language; this keeps that choice within the site's three languages, and
+    does the middleware's job for our pages where a deployment leaves it out.
     """
 
     @wraps(view)
@@ -138,6 +135,14 @@ def difficulty_info(level: int | None) -> dict[str, Any] | None:
     }
 
 
+def review_of(attempt: Attempt) -> str:
+    """What the player is told of the fair-play review (docs/fair-play.md): "disqualified"
+    (with the reviewer's reason), "held" (under review, off the public board), else ""."""
+    if attempt.disqualified:
+        return "disqualified"
+    return "held" if attempt.review == Attempt.Review.HELD else ""
+
+
 def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
     if attempt is None:
         return None
@@ -148,6 +153,8 @@ def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
         "moves": attempt.move_count,
         "foundation_cards": attempt.foundation_cards,
         "ranked": attempt.ranked,
+        "review": review_of(attempt),
+        "disqualified_reason": attempt.disqualified_reason if attempt.disqualified else "",
     }
 
 
@@ -288,6 +295,28 @@ def play_day(request: HttpRequest, game: str, date: str) -> HttpResponse:
     if day is None:
         return not_found(request, _("That is not a date (use YYYY-MM-DD)."))
     return _render_play(request, game, day)
+
+
+@require_safe
+def solution(request: HttpRequest, game: str, date: str) -> HttpResponse:
+    """The solver's line of a past daily, step by step, as JSON for the play page's replay
+    (frontend/solution.py). Today's and future days are 404: the line is never shown while its
+    day runs. A past day's line never changes, so browsers may keep it."""
+    day = _parse_date(date)
+    daily = (
+        DailyChallenge.objects.select_related("deal")
+        .filter(game=game, date=day, published=True)
+        .first()
+        if game in GAME_PAGES and day is not None and day < clock.today()
+        else None
+    )
+    if daily is None or not daily.deal.certificate:
+        return JsonResponse(
+            {"code": "not_found", "detail": "No solver's line for that day (yet)."}, status=404
+        )
+    response = JsonResponse(solution_steps(daily))
+    patch_cache_control(response, public=True, max_age=3600)
+    return response
 
 
 # -- board -------------------------------------------------------------------------------------
@@ -473,21 +502,20 @@ def _streaks(win_days: list[dt.date], today: dt.date) -> tuple[int, int, list[in
 def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
     """The Me page's numbers and chart series: the leaderboards' record of the player (played,
     won, win rate, streaks, moves of the wins, wins per week), the length of each streak, and
-    the latest ranked dailies."""
+    the latest ranked dailies, those under review or disqualified included (with what the
+    reviewer said)."""
     stats = board_selectors.player_stats(player=player)
     ranked = [
         attempt
         for attempt in selectors.player_attempts(player=player)
-        if attempt.ranked
-        and not attempt.disqualified
-        and attempt.daily is not None
-        and attempt.move_count > 0
+        if attempt.ranked and attempt.daily is not None and attempt.move_count > 0
     ]
     ranked.sort(key=lambda attempt: attempt.daily.date)  # type: ignore[union-attr]
+    # Streaks count what stands on the boards: neither a held nor a disqualified win.
     win_days = [
         a.daily.date  # type: ignore[union-attr]
         for a in ranked
-        if a.status == Attempt.Status.WON and a.verified
+        if a.status == Attempt.Status.WON and a.verified and not review_of(a)
     ]
     _current, _best, runs = _streaks(win_days, today)
     recent = [

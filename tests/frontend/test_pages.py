@@ -5,30 +5,19 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from pathlib import Path
 
 import pytest
-from django.test import override_settings
+from django.conf import settings
 from django.urls import reverse
 
 from frontend.templatetags.frontend import frontend_strings
 from frontend.views import player_overview, seconds_to_next_day
 from games import clock, services
+from games.engine import game_class
 from games.identity import COOKIE_NAME
 from games.models import Attempt, Player
 from tests.games import factories
-
-LOCALE_MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
-    "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-]
-LANGUAGES = [("en", "English"), ("fr", "Français"), ("ru", "Русский")]
 
 
 @pytest.fixture
@@ -99,6 +88,90 @@ def test_home_shows_the_players_result_and_no_name_prompt(client, dailies):
     assert 'id="name-form"' not in html
     assert "In progress" in html
     assert "0 moves" in html
+
+
+def finished_attempt(player: Player, daily, **fields) -> Attempt:
+    """The player's ranked attempt at `daily`, marked won and verified, with `fields` on top."""
+    attempt, _ = services.attempt_start(player=player, daily=daily)
+    fields = {
+        "status": Attempt.Status.WON,
+        "verified": True,
+        "move_count": 42,
+        "next_seq": 42,
+        **fields,
+    }
+    Attempt.objects.filter(pk=attempt.pk).update(**fields)
+    attempt.refresh_from_db()
+    return attempt
+
+
+HELD = {"review": Attempt.Review.HELD}
+DISQUALIFIED = {"disqualified": True, "disqualified_reason": "Played by a program."}
+
+
+@pytest.mark.parametrize("path", ["/", "/me/"])
+@pytest.mark.parametrize(
+    ("fields", "review", "words", "absent"),
+    [
+        (
+            HELD,
+            "held",
+            ["Under review", "not on the public board until a reviewer approves it"],
+            "Disqualified",
+        ),
+        (DISQUALIFIED, "disqualified", ["Disqualified", "Played by a program."], "Under review"),
+    ],
+)
+def test_a_held_or_disqualified_result_says_so(
+    client, dailies, path, fields, review, words, absent
+):
+    alice = factories.player("alice")
+    finished_attempt(alice, dailies["munger"], **fields)
+    as_player(client, alice)
+
+    html = client.get(path).content.decode()
+
+    assert f'data-review="{review}"' in html
+    for word in words:
+        assert word in html
+    assert absent not in html
+
+
+def test_an_approved_result_says_nothing_of_the_review(client, dailies):
+    alice = factories.player("alice")
+    finished_attempt(alice, dailies["munger"], review=Attempt.Review.APPROVED)
+    as_player(client, alice)
+
+    html = client.get("/").content.decode() + client.get("/me/").content.decode()
+
+    assert "data-review" not in html
+
+
+def test_the_review_is_shown_in_french_and_russian(client, dailies):
+    alice = factories.player("alice")
+    finished_attempt(alice, dailies["munger"], **HELD)
+    finished_attempt(alice, dailies["masterpiece"], **DISQUALIFIED)
+    as_player(client, alice)
+
+    french = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    russian = client.get("/me/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+
+    assert "En cours d’examen" in french and "Disqualifié" in french
+    assert "Motif de l’arbitre : Played by a program." in french
+    assert "На проверке" in russian and "Дисквалифицирован" in russian
+
+
+def test_held_and_disqualified_wins_make_no_streak(db):
+    alice = factories.player("alice")
+    day = clock.today()
+    for back, fields in ((0, HELD), (1, DISQUALIFIED)):
+        daily = factories.daily("munger", day - dt.timedelta(days=back))
+        finished_attempt(alice, daily, ranked=True, **fields)  # ranked then, on its own day
+
+    overview = player_overview(alice, day)
+
+    assert overview["streaks"] == []
+    assert [row["result"]["review"] for row in overview["recent"]] == ["held", "disqualified"]
 
 
 def test_home_without_dailies_says_they_are_being_prepared(client, db):
@@ -219,6 +292,64 @@ def test_munger_play_page_shows_no_face_down_card(client, dailies):
         assert not re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])", html), code
 
 
+# -- the solver's line of a day that is over ---------------------------------------------------
+
+
+def test_the_solvers_line_of_a_past_day_is_served_step_by_step(client, yesterday_dailies):
+    daily = yesterday_dailies["masterpiece"]
+
+    response = client.get(f"/play/masterpiece/{daily.date.isoformat()}/solution/")
+
+    assert response.status_code == 200
+    data = response.json()
+    assert [step["move"] for step in data["steps"]] == daily.deal.certificate
+    assert data["par"] == daily.deal.par
+    position = game_class("masterpiece").from_deal(daily.deal.deal_string)
+    assert data["start"] == position.view()
+    first = data["steps"][0]
+    carried = {m.move: m.to_json() for m in position.legal_moves_carrying()}[first["move"]]
+    assert (first["card"], first["count"]) == (carried["card"], carried["count"])
+    assert data["steps"][-1]["view"]["foundation_cards"] == 52
+    assert "public" in response["Cache-Control"]
+    assert Player.objects.count() == 0
+
+
+def test_the_solvers_line_of_munger_keeps_face_down_cards_hidden(client, yesterday_dailies):
+    daily = yesterday_dailies["munger"]
+
+    data = client.get(f"/play/munger/{daily.date.isoformat()}/solution/").json()
+
+    position = game_class("munger").from_deal(daily.deal.deal_string)
+    views = [data["start"], *(step["view"] for step in data["steps"])]
+    for index, view in enumerate(views):
+        if index:
+            position.push(data["steps"][index - 1]["move"])
+        assert view == position.view()
+        for column in view["tableau"]:
+            assert all(card["card"] is None for card in column if not card["face_up"])
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/play/munger/{today}/solution/",
+        "/play/munger/{tomorrow}/solution/",
+        "/play/klondike/{yesterday}/solution/",
+        "/play/munger/not-a-date/solution/",
+        "/play/munger/2020-01-01/solution/",
+    ],
+)
+def test_no_solvers_line_while_the_day_runs_or_without_a_daily(
+    client, dailies, yesterday_dailies, path
+):
+    yesterday = (clock.today() - dt.timedelta(days=1)).isoformat()
+
+    response = client.get(path.format(today=today(), tomorrow=tomorrow(), yesterday=yesterday))
+
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+
+
 # -- archive ------------------------------------------------------------------------------------
 
 
@@ -319,6 +450,7 @@ def test_no_get_creates_a_player(client, dailies, yesterday_dailies):
         "/",
         "/play/munger/",
         f"/play/masterpiece/{day}/",
+        f"/play/munger/{day}/solution/",
         f"/board/munger/{today()}/",
         "/archive/",
         "/me/",
@@ -389,8 +521,18 @@ def test_language_switch_sets_the_language_of_the_pages(client, language, words)
         assert word in html
 
 
+def test_the_settings_choose_among_the_sites_three_languages():
+    middleware = settings.MIDDLEWARE
+    locale = middleware.index("django.middleware.locale.LocaleMiddleware")
+
+    # After the session (the language may live there), before CommonMiddleware.
+    assert middleware.index("django.contrib.sessions.middleware.SessionMiddleware") < locale
+    assert locale < middleware.index("django.middleware.common.CommonMiddleware")
+    assert [code for code, _name in settings.LANGUAGES] == ["en", "fr", "ru"]
+    assert any(Path(path).parts[-2:] == ("frontend", "locale") for path in settings.LOCALE_PATHS)
+
+
 @pytest.mark.django_db
-@override_settings(MIDDLEWARE=LOCALE_MIDDLEWARE, LANGUAGES=LANGUAGES)
 def test_language_switch_works_with_the_locale_middleware(client):
     client.post(reverse("frontend:set_language"), {"language": "ru", "next": "/"})
 
@@ -402,8 +544,13 @@ def test_language_switch_works_with_the_locale_middleware(client):
 
 @pytest.mark.django_db
 def test_browser_language_is_used_when_nothing_was_chosen(client):
-    html = client.get("/", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9").content.decode()
-    assert '<html lang="fr">' in html
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="fr-FR,fr;q=0.9")
+    assert '<html lang="fr">' in response.content.decode()
+    assert response["Content-Language"] == "fr"
+    assert "Accept-Language" in response["Vary"]
+
+    html = client.get("/rules/munger/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert '<html lang="ru">' in html
 
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="de-DE").content.decode()
     assert '<html lang="en">' in html
