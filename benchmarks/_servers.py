@@ -79,7 +79,6 @@ class Servers:
         faketime: str | None = None,
         pool_size: int | None = None,
         quiet: bool = False,
-        fixed: bool = False,
     ) -> None:
         self.setup = setup
         self.base_port = base_port
@@ -87,8 +86,7 @@ class Servers:
         self.faketime = faketime
         self.pool_size = pool_size
         self.quiet = quiet
-        # benchmarks/_fixes.py: the app with the FOR UPDATE fix applied in memory
-        self.app = "benchmarks._fixes:application" if fixed else "config.asgi:application"
+        self.app = "config.asgi:application"
         self.tmp = tempfile.TemporaryDirectory(prefix="patience-bench-")
         self.procs: list[subprocess.Popen[bytes]] = []
         self.logs: list[Path] = []

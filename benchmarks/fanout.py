@@ -281,7 +281,7 @@ HEADER = [
 
 async def bench(args: argparse.Namespace) -> list[dict]:
     rows = []
-    with Servers(POSTGRES_2, fixed=args.fixed) as servers:
+    with Servers(POSTGRES_2) as servers:
         dailies = servers.dailies()
         for run in range(1, args.runs + 1):
             daily = dailies[(run - 1) % len(dailies)]
@@ -301,9 +301,6 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=5, help="board changes per run")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--wait", type=float, default=5.0, help="seconds to wait for an event")
-    parser.add_argument(
-        "--fixed", action="store_true", help="serve benchmarks/_fixes.py (the FOR UPDATE fix)"
-    )
     args = parser.parse_args()
     print(machine())
     print(

@@ -144,7 +144,7 @@ async def bench(args: argparse.Namespace) -> tuple[list[dict], list[str]]:
     rows, verified = [], []
     for run in range(1, args.runs + 1):
         # Tomorrow's daily must exist before the servers' clock reaches it.
-        servers = Servers(POSTGRES_3, days=2, fixed=args.fixed, pool_size=args.pool_size)
+        servers = Servers(POSTGRES_3, days=2, pool_size=args.pool_size)
         today = dt.datetime.now(dt.UTC).date()
         new_day = (today + dt.timedelta(days=0 if args.no_faketime else 1)).isoformat()
         try:
@@ -207,9 +207,6 @@ def main() -> None:
         "--no-faketime",
         action="store_true",
         help="no clock change: the spike starts today's dailies at once",
-    )
-    parser.add_argument(
-        "--fixed", action="store_true", help="serve benchmarks/_fixes.py (the FOR UPDATE fix)"
     )
     args = parser.parse_args()
     print(machine())

@@ -330,7 +330,7 @@ HEADER = [
 
 async def bench(setup: Setup, args: argparse.Namespace) -> list[dict]:
     rows = []
-    with Servers(setup, fixed=args.fixed) as servers:
+    with Servers(setup) as servers:
         dailies = servers.dailies()
         assert {d["game"] for d in dailies} == {"munger", "masterpiece"}, dailies
         for run in range(1, args.runs + 1):
@@ -356,14 +356,13 @@ def breakdown(setup: Setup, players: int, moves: int) -> None:
     """
     import os
 
-    servers = Servers(setup, quiet=True, fixed=True)
+    servers = Servers(setup, quiet=True)
     try:
         servers.prepare()
         os.environ.update(servers.env())
         import django
 
         django.setup()
-        import benchmarks._fixes  # noqa: F401  (the in-memory fixes, as --fixed)
         from games import clock, services, signals
         from games import live as games_live
         from games.models import Attempt, DailyChallenge
@@ -439,9 +438,6 @@ def main() -> None:
     parser.add_argument("--configs", default="embedded,postgres")
     parser.add_argument("--transports", default="socket,rest")
     parser.add_argument("--max-seconds", type=float, default=600)
-    parser.add_argument(
-        "--fixed", action="store_true", help="serve benchmarks/_fixes.py (the FOR UPDATE fix)"
-    )
     parser.add_argument("--profile", metavar="DIR", help="py-spy the servers into DIR")
     parser.add_argument(
         "--breakdown",

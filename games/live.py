@@ -9,13 +9,11 @@ move: the error is logged and play goes on.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.core.serializers.json import DjangoJSONEncoder
 from django.dispatch import receiver
 
 from games import signals
@@ -31,10 +29,11 @@ def attempt_group(attempt_id: int) -> str:
 
 
 def render(state: AttemptState) -> dict[str, Any]:
-    """A state as the REST API renders it, as plain JSON values (a channel layer carries it)."""
-    from games.api.serializers import MoveAnswerSerializer
+    """A state as the REST API answers a move, as plain JSON values (a channel layer carries
+    it); rendered once per state, whoever asks first."""
+    from games.api.serializers import render_state
 
-    return json.loads(json.dumps(MoveAnswerSerializer(state).data, cls=DjangoJSONEncoder))
+    return render_state(state, answer=True)
 
 
 def state_json(attempt: Attempt) -> dict[str, Any]:
@@ -59,8 +58,13 @@ def group_send(group: str, message: dict[str, Any]) -> bool:
 
 @receiver(signals.move_played)
 @receiver(signals.attempt_finished)
-def _push_state(sender: Any, attempt_id: int, **kwargs: Any) -> None:
-    attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
-    if attempt is None:
-        return
-    group_send(attempt_group(attempt_id), {"type": "attempt.state", "state": state_json(attempt)})
+def _push_state(
+    sender: Any, attempt_id: int, state: AttemptState | None = None, **kwargs: Any
+) -> None:
+    """Push the committed state: the one the service built (`state`), else read afresh."""
+    if state is None:
+        attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
+        if attempt is None:
+            return
+        state = attempt_state(attempt)
+    group_send(attempt_group(attempt_id), {"type": "attempt.state", "state": render(state)})

@@ -545,8 +545,9 @@ def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> Att
         attempt.foundation_cards = game.foundation_cards
         _end_if_won(attempt, game, now)
         attempt.save()
-        _announce_move(attempt)
-        return attempt_state(attempt, game, revealed=_codes(cards))
+        state = attempt_state(attempt, game, revealed=_codes(cards))
+        _announce_move(state)
+        return state
 
 
 def _check_next(attempt: Attempt, seq: int) -> None:
@@ -574,12 +575,16 @@ def _end_if_won(attempt: Attempt, game: Any, now: dt.datetime) -> None:
         fairplay.hold_if_implausible(attempt)
 
 
-def _announce_move(attempt: Attempt) -> None:
+def _announce_move(state: AttemptState) -> None:
+    """After commit: the move (and the end, after a win). The state rides along so that
+    listeners in this process need not read it again."""
+    attempt = state.attempt
     signals.send_on_commit(
         signals.move_played,
         attempt_id=attempt.pk,
         daily_id=attempt.daily_id,
         seq=attempt.next_seq - 1,
+        state=state,
     )
     if attempt.is_finished:
         signals.send_on_commit(
@@ -587,6 +592,7 @@ def _announce_move(attempt: Attempt) -> None:
             attempt_id=attempt.pk,
             daily_id=attempt.daily_id,
             status=attempt.status,
+            state=state,
         )
 
 
@@ -621,8 +627,9 @@ def attempt_finish(*, attempt_id: int, player: Player, seq: int) -> AttemptState
         attempt.foundation_cards = game.foundation_cards
         _end_if_won(attempt, game, now)
         attempt.save()
-        _announce_move(attempt)
-        return attempt_state(attempt, game)
+        state = attempt_state(attempt, game)
+        _announce_move(state)
+        return state
 
 
 def _codes(cards: tuple[int, ...]) -> list[str]:
@@ -652,13 +659,15 @@ def attempt_resign(*, attempt_id: int, player: Player) -> AttemptState:
         _verify(attempt)
         fairplay.hold_if_implausible(attempt)
         attempt.save()
+        state = attempt_state(attempt)
         signals.send_on_commit(
             signals.attempt_finished,
             attempt_id=attempt.pk,
             daily_id=attempt.daily_id,
             status=attempt.status,
+            state=state,
         )
-        return attempt_state(attempt)
+        return state
 
 
 def _verify(attempt: Attempt) -> bool:

@@ -35,6 +35,8 @@ class AttemptState:
     finishable: bool
     revealed: list[str] = field(default_factory=list)
     replayed: bool = False
+    #: Renderings already made of this state (games.api.serializers.render_state).
+    rendered: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def version(self) -> int:

@@ -282,8 +282,8 @@ class AttemptStateSerializer(serializers.Serializer):
     disqualified_reason = serializers.SerializerMethodField(help_text=DISQUALIFIED_HELP)
 
     @extend_schema_field(serializers.DateField(allow_null=True))
-    def get_date(self, state: AttemptState) -> dt.date | None:
-        return state.attempt.daily.date if state.attempt.daily_id else None
+    def get_date(self, state: AttemptState) -> str | None:
+        return state.attempt.daily.date.isoformat() if state.attempt.daily_id else None
 
     @extend_schema_field(serializers.ChoiceField(choices=Attempt.Review.choices))
     def get_review(self, state: AttemptState) -> str:
@@ -310,6 +310,25 @@ class MoveAnswerSerializer(AttemptStateSerializer):
         help_text="True when this seq had been played before: the answer is the one first given "
         "(view, legal, revealed after that move) and nothing was stored."
     )
+
+
+# One bound instance of each state serializer, reused: building a serializer's fields (a deep
+# copy of the declared ones) costs more than rendering with them, and `to_representation`
+# keeps nothing between calls.
+_STATE_RENDERERS = {"state": AttemptStateSerializer(), "answer": MoveAnswerSerializer()}
+for _renderer in _STATE_RENDERERS.values():
+    _renderer.fields  # noqa: B018  (bind the fields now, not in a request thread)
+
+
+def render_state(state: AttemptState, *, answer: bool = False) -> dict[str, Any]:
+    """`state` as the API and the play socket send it, as plain JSON values; rendered once per
+    state and kind (`answer`: with `revealed` and `replayed`, as a move's answer)."""
+    kind = "answer" if answer else "state"
+    rendered = state.rendered.get(kind)
+    if rendered is None:
+        rendered = dict(_STATE_RENDERERS[kind].to_representation(state))
+        state.rendered[kind] = rendered
+    return rendered
 
 
 class YourAttemptSerializer(serializers.Serializer):

@@ -43,6 +43,7 @@ from games.api.serializers import (
     PracticeInputSerializer,
     RegisterInputSerializer,
     parse_date,
+    render_state,
 )
 from games.api.throttles import IPRateThrottle, PlayerRateThrottle
 from games.errors import NotFound, ServiceError
@@ -209,7 +210,7 @@ class DailyAttemptsView(ApiView):
         player = identity.current_player(request, create=True)
         attempt, created = services.attempt_start(player=player, daily=daily)
         return Response(
-            AttemptStateSerializer(attempt_state(attempt)).data,
+            render_state(attempt_state(attempt)),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
@@ -244,7 +245,7 @@ class PracticeView(ApiView):
             player=player, game=data["game"], seed=seed
         )
         return Response(
-            AttemptStateSerializer(attempt_state(attempt)).data,
+            render_state(attempt_state(attempt)),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
 
@@ -265,7 +266,7 @@ class AttemptDetailView(ApiView):
         attempt = selectors.attempt_get(
             attempt_id=attempt_id, player=identity.player_or_nobody(request)
         )
-        return Response(AttemptStateSerializer(attempt_state(attempt)).data)
+        return Response(render_state(attempt_state(attempt)))
 
 
 class MoveView(ApiView):
@@ -305,7 +306,7 @@ class MoveView(ApiView):
             seq=data["seq"],
             move=data["move"],
         )
-        return Response(MoveAnswerSerializer(state).data)
+        return Response(render_state(state, answer=True))
 
 
 class FinishView(ApiView):
@@ -338,7 +339,7 @@ class FinishView(ApiView):
         state = services.attempt_finish(
             attempt_id=attempt_id, player=identity.player_or_nobody(request), seq=data["seq"]
         )
-        return Response(AttemptStateSerializer(state).data)
+        return Response(render_state(state))
 
 
 class ResignView(ApiView):
@@ -361,7 +362,7 @@ class ResignView(ApiView):
         state = services.attempt_resign(
             attempt_id=attempt_id, player=identity.player_or_nobody(request)
         )
-        return Response(AttemptStateSerializer(state).data)
+        return Response(render_state(state))
 
 
 # -- players ---------------------------------------------------------------------------------
