@@ -255,14 +255,8 @@ class PlayerToken(models.Model):
 
 class AttemptQuerySet(models.QuerySet):
     def on_board(self) -> AttemptQuerySet:
-        """The attempts a daily's board counts: ranked, not disqualified, not held for review,
-        and either still being played (every move was checked) or finished with a verified
-        result."""
-        return (
-            self.filter(ranked=True, disqualified=False)
-            .exclude(review=Attempt.Review.HELD)
-            .filter(Q(status=Attempt.Status.PLAYING) | Q(verified=True))
-        )
+        """The attempts a daily's board counts (`ON_BOARD`)."""
+        return self.filter(ON_BOARD)
 
     def held(self) -> AttemptQuerySet:
         """Finished ranked results held for an admin's review (games/fairplay.py)."""
@@ -371,6 +365,11 @@ class Attempt(models.Model):
     def is_finished(self) -> bool:
         return self.status != self.Status.PLAYING
 
+    @property
+    def is_on_board(self) -> bool:
+        """`ON_BOARD` read from this attempt as loaded (no query)."""
+        return q_holds(ON_BOARD, self)
+
     def play_seconds(self, now: dt.datetime | None = None) -> float:
         """The server-measured time that ranks a result: from the first move to the finish
         (or to `now` while playing); 0 before the first move. How long the deal was looked
@@ -379,6 +378,35 @@ class Attempt(models.Model):
             return 0.0
         end = self.finished_at or now or clock.now()
         return round(max(0.0, (end - self.first_move_at).total_seconds()), 3)
+
+
+#: The one statement of what a daily's board counts: ranked, not disqualified, not held for
+#: review, and either still being played (every move was checked) or finished with a verified
+#: result. `AttemptQuerySet.on_board` filters with it; `Attempt.is_on_board` reads it in Python.
+ON_BOARD = (
+    Q(ranked=True, disqualified=False)
+    & ~Q(review=Attempt.Review.HELD)
+    & (Q(status=Attempt.Status.PLAYING) | Q(verified=True))
+)
+
+
+def q_holds(q: Q, obj: models.Model) -> bool:
+    """Whether `obj`, as loaded, meets `q`, read in Python rather than by the database. Only
+    exact lookups on the model's own fields, joined by AND and OR and negated (what the rules
+    stated as a `Q` here use); anything else is a ValueError rather than a wrong answer."""
+    if q.connector not in (Q.AND, Q.OR):
+        raise ValueError(f"q_holds reads AND and OR only, not {q.connector}")
+    results = []
+    for child in q.children:
+        if isinstance(child, Q):
+            results.append(q_holds(child, obj))
+            continue
+        lookup, value = child
+        if "__" in lookup:
+            raise ValueError(f"q_holds reads exact lookups only, not {lookup!r}")
+        results.append(getattr(obj, lookup) == value)
+    held = all(results) if q.connector == Q.AND else any(results)
+    return held != q.negated
 
 
 class HeldAttempt(Attempt):

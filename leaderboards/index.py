@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 import redis
 from django.conf import settings
 
+from games.models import Attempt
 from leaderboards import board, ranking
 
 logger = logging.getLogger(__name__)
@@ -179,28 +180,31 @@ def _row_value(e: ranking.Entry, attempt: Any) -> str:
 # -- writes ----------------------------------------------------------------------------------
 
 
-def attempt_update(*, attempt_id: int, daily_id: int) -> bool:
+def attempt_update(*, attempt_id: int, daily_id: int, attempt: Attempt | None = None) -> bool:
     """Put one attempt where it now belongs in its daily's index (or take it off the board).
-    A missing index is left missing. False when Redis could not be reached."""
+    `attempt`, when given, is the attempt as just committed (then nothing is read from the
+    database). A missing index is left missing. False when Redis could not be reached."""
 
     def update(conn: redis.Redis) -> bool:
-        attempt = board.board_queryset(daily_id).filter(pk=attempt_id).first()
+        row = _board_row(attempt_id, daily_id, attempt)
         args: list[Any] = [TTL_SECONDS, attempt_id]
-        if attempt is not None:
-            e = board.entry_of(attempt)
-            finished = 1 if attempt.finished_at is not None else 0
-            args += [
-                ranking.score(e),
-                ranking.member(e),
-                attempt.move_count,
-                attempt.foundation_cards,
-                finished,
-            ]
+        if row is not None:
+            e = board.entry_of(row)
+            finished = 1 if row.finished_at is not None else 0
+            args += [ranking.score(e), ranking.member(e), row.move_count, row.foundation_cards]
+            args.append(finished)
         k = keys(daily_id)
         _script(conn)[0](keys=[k.board, k.rows, k.meta], args=args)
         return True
 
     return _guarded(False, update)
+
+
+def _board_row(attempt_id: int, daily_id: int, attempt: Attempt | None) -> Attempt | None:
+    """The attempt as its board ranks it, or None when the board does not count it."""
+    if attempt is None:
+        return board.board_queryset(daily_id).filter(pk=attempt_id).first()
+    return attempt if attempt.is_on_board and attempt.daily_id == daily_id else None
 
 
 def rebuild(conn: redis.Redis, daily_id: int) -> dict[str, int]:

@@ -15,9 +15,11 @@ from games import signals
 from leaderboards import index
 
 
-def _update(attempt_id: int | None, daily_id: int | None) -> None:
+def _update(attempt_id: int | None, daily_id: int | None, state: Any = None) -> None:
+    """`state`, when the signal carries it, holds the attempt as committed (no re-read)."""
     if attempt_id is not None and daily_id is not None:
-        index.attempt_update(attempt_id=attempt_id, daily_id=daily_id)
+        attempt = state.attempt if state is not None else None
+        index.attempt_update(attempt_id=attempt_id, daily_id=daily_id, attempt=attempt)
 
 
 @receiver(signals.attempt_started, dispatch_uid="leaderboards.attempt_started")
@@ -26,13 +28,17 @@ def on_attempt_started(sender: Any, attempt_id: int, daily_id: int | None, **kwa
 
 
 @receiver(signals.move_played, dispatch_uid="leaderboards.move_played")
-def on_move_played(sender: Any, attempt_id: int, daily_id: int | None, **kwargs: Any) -> None:
-    _update(attempt_id, daily_id)
+def on_move_played(
+    sender: Any, attempt_id: int, daily_id: int | None, state: Any = None, **kwargs: Any
+) -> None:
+    _update(attempt_id, daily_id, state)
 
 
 @receiver(signals.attempt_finished, dispatch_uid="leaderboards.attempt_finished")
-def on_attempt_finished(sender: Any, attempt_id: int, daily_id: int | None, **kwargs: Any) -> None:
-    _update(attempt_id, daily_id)
+def on_attempt_finished(
+    sender: Any, attempt_id: int, daily_id: int | None, state: Any = None, **kwargs: Any
+) -> None:
+    _update(attempt_id, daily_id, state)
 
 
 @receiver(signals.attempt_changed, dispatch_uid="leaderboards.attempt_changed")

@@ -6,9 +6,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db.models import Q
 
 from games import clock, services
-from games.models import Attempt
+from games.models import Attempt, q_holds
 from leaderboards import selectors
 from tests.games import factories
 from tests.leaderboards.helpers import NOON, play_to_win, result
@@ -164,3 +165,33 @@ def test_day_distribution_and_when_par_shows(today_daily, travel) -> None:
     assert selectors.day_distribution(daily=today_daily, player=alice)["par"] == par
     travel(NOON + dt.timedelta(days=1))
     assert selectors.day_distribution(daily=today_daily)["par"] == par
+
+
+def test_on_board_reads_the_same_in_python_as_in_the_database(today_daily):
+    """`Attempt.is_on_board` (used when an index is updated from a committed attempt) and
+    `AttemptQuerySet.on_board` are one rule: they agree on every combination of what it reads."""
+    attempt, _ = services.attempt_start(player=factories.player("alice"), daily=today_daily)
+    combinations = [
+        dict(ranked=r, disqualified=d, review=rv, status=st, verified=v)
+        for r in (True, False)
+        for d in (False, True)
+        for rv in Attempt.Review.values
+        for st in Attempt.Status.values
+        for v in (True, False)
+    ]
+    for fields in combinations:
+        Attempt.objects.filter(pk=attempt.pk).update(**fields)
+        loaded = Attempt.objects.get(pk=attempt.pk)
+        in_database = Attempt.objects.on_board().filter(pk=attempt.pk).exists()
+        assert loaded.is_on_board == in_database, fields
+    assert {True, False} <= {Attempt(**fields).is_on_board for fields in combinations}, (
+        "both answers occur"
+    )
+
+
+@pytest.mark.parametrize(
+    "q", [Q(move_count__gt=0), Q(ranked=True) ^ Q(verified=True)], ids=["lookup", "xor"]
+)
+def test_a_rule_python_cannot_read_is_refused_not_guessed(q):
+    with pytest.raises(ValueError):
+        q_holds(q, Attempt(move_count=1, ranked=True))
