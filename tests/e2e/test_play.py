@@ -1,7 +1,9 @@
 """Browser tests of the play page: a person plays each game's daily to a win by clicking,
 dragging and with the keyboard, following the deal's certificate; the page survives a reload,
 springs an illegal drop back with the server's reason, never shows a face-down card, and plays
-on a phone-sized screen.
+on a phone-sized screen. Munger's turned-up cards flip. The end panel shows the result, the
+rank, the par, a share text without cards, the day's histogram with the player's place, what
+the fair-play review says, and for a day that is over the solver's line, step by step.
 
 They use the live server and the browser of tests/e2e/conftest.py (uvicorn, so moves go over
 the play socket; Debian's Chromium) and save screenshots of the play pages to docs/screenshots/.
@@ -50,6 +52,32 @@ from games.models import Attempt
 attempt = Attempt.objects.get(pk=%d)
 print(json.dumps({"status": attempt.status, "moves": attempt.moves}))
 """
+# An admin approves the attempt if the fair-play checks held it (a test plays at machine speed),
+# so that it ranks; prints whether it was held.
+APPROVE = """
+import json
+from django.contrib.auth import get_user_model
+from games import services
+from games.models import Attempt
+attempt = Attempt.objects.get(pk=%d)
+held = attempt.review == "held"
+if held:
+    admin, _ = get_user_model().objects.get_or_create(username="e2e-admin", is_staff=True)
+    services.attempt_review_approve(attempt=attempt, by=admin)
+print(json.dumps(held))
+"""
+HOLD = """
+from games.models import Attempt
+print(Attempt.objects.filter(pk=%d).update(review="held"))
+"""
+DISQUALIFY = """
+from django.contrib.auth import get_user_model
+from games import services
+from games.models import Attempt
+admin, _ = get_user_model().objects.get_or_create(username="e2e-admin", is_staff=True)
+services.attempt_disqualify(attempt=Attempt.objects.get(pk=%d), by=admin, reason=%r)
+print(1)
+"""
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +105,8 @@ def play_page(e2e_page, live_server_url, dailies):
     # Tall enough for a drag from Masterpiece's bottom row to its top one.
     e2e_page.set_viewport_size({"width": 1280, "height": 1000})
 
-    def open_game(game: str) -> Any:
-        e2e_page.goto(f"{live_server_url}/play/{game}/")
+    def open_game(game: str, date: str = "") -> Any:
+        e2e_page.goto(f"{live_server_url}/play/{game}/{date + '/' if date else ''}")
         expect(e2e_page.locator("#board")).to_have_attribute("data-seq", re.compile(r"\d+"))
         return e2e_page
 
@@ -249,6 +277,12 @@ def play_to_win(page, base_url: str, game: str, certificate: list[str], *, shot:
             now_hidden = sum(not c["face_up"] for col in state["view"]["tableau"] for c in col)
             if hidden is not None and now_hidden < hidden:
                 expect(page.get_by_test_id("status")).to_contain_text("Revealed")
+                # The card the server turned up flips over (a CSS animation).
+                turned = page.locator("#board .card.turned")
+                expect(turned).to_have_count(hidden - now_hidden)
+                assert turned.first.evaluate("e => getComputedStyle(e).animationName") == (
+                    "card-turn"
+                )
             hidden = now_hidden
         if state.get("finishable"):
             page.get_by_test_id("finish").click()
@@ -274,15 +308,70 @@ def play_to_win(page, base_url: str, game: str, certificate: list[str], *, shot:
     expect(page.locator("#board")).to_have_attribute("data-status", "won")
 
 
+CARD_WORDS = re.compile(
+    r"\b(ace|two|three|four|five|six|seven|eight|nine|ten|jack|queen|king)\b"
+    r"|\b(clubs|diamonds|hearts|spades)\b",
+    re.IGNORECASE,
+)
+
+
 def check_end(page, game_title: str) -> None:
+    """The end panel of a win: result, par, a share text with no card in it."""
     end = page.get_by_test_id("end")
     expect(end).to_be_visible()
+    expect(page.locator("#end-title")).to_have_text("You won!")
+    expect(page.get_by_test_id("end-par")).to_have_text(re.compile(r"^\d+$"))
     share = page.get_by_test_id("share-text").input_value()
     assert share.startswith(f"Patience Daily · {game_title} · ")
     assert " won in " in share
     assert not CARD_CODE.search(share.split("\n")[0]), share
+    assert not CARD_WORDS.search(share), share
     page.get_by_test_id("share").click()
     expect(page.get_by_test_id("copied")).not_to_have_text("")
+
+
+def check_rank_and_histogram(page, base_url: str, server_python) -> None:
+    """A ranked win shows its rank and its place in the day's histogram; one the fair-play
+    checks held says so first, and ranks once an admin approves it."""
+    state = state_of(page, base_url)
+    if state["review"] == "held":
+        expect(page.get_by_test_id("end-review")).to_contain_text("Under review")
+        expect(page.get_by_test_id("end-rank")).to_have_text(
+            "none while the result is under review"
+        )
+    else:
+        expect(page.get_by_test_id("end-review")).to_have_count(0)
+    assert server_python(APPROVE % state["id"]) == (state["review"] == "held")
+    page.reload()
+    expect(page.get_by_test_id("end")).to_be_visible()
+    expect(page.get_by_test_id("end-review")).to_have_count(0)
+    expect(page.get_by_test_id("end-rank")).to_have_text(re.compile(r"^\d+ of \d+$"))
+    yours = page.locator('[data-testid="histogram-bars"] [data-yours]')
+    expect(yours).to_have_count(1)
+    expect(yours).to_contain_text("your result")
+    low, high = (int(n) for n in yours.locator(".histogram-label").inner_text().split("–"))
+    assert low <= state["moves_played"] <= high
+    assert int(yours.locator(".histogram-count").inner_text()) >= 1
+    # A day still running has no solver's line to show.
+    expect(page.get_by_test_id("solution")).to_have_count(0)
+
+
+def check_review_shown(page, base_url: str, server_python) -> None:
+    """Held, then disqualified: the end panel says so, with the reviewer's reason."""
+    attempt = state_of(page, base_url)["id"]
+    assert server_python(HOLD % attempt) == 1
+    page.reload()
+    review = page.get_by_test_id("end-review")
+    expect(review).to_have_attribute("data-review", "held")
+    expect(review).to_contain_text("Under review")
+    expect(review).to_contain_text("not on the public board until a reviewer approves it")
+    expect(page.get_by_test_id("end-rank")).to_have_text("none while the result is under review")
+    server_python(DISQUALIFY % (attempt, "Moves at machine speed."))
+    page.reload()
+    expect(review).to_have_attribute("data-review", "disqualified")
+    expect(review).to_contain_text("Disqualified")
+    expect(review).to_contain_text("Reviewer’s reason: Moves at machine speed.")
+    expect(page.get_by_test_id("end-rank")).to_have_text("none: disqualified")
 
 
 # -- the tests --------------------------------------------------------------------------------
@@ -330,8 +419,10 @@ def test_munger_daily_played_to_a_win_shows_no_face_down_card(
 
     play_to_win(page, live_server_url, "munger", certificates["munger"], shot="munger")
     page.wait_for_timeout(400)
-    page.screenshot(path=str(SCREENSHOTS / "end-munger.png"), full_page=True)
     check_end(page, "Munger")
+    check_rank_and_histogram(page, live_server_url, server_python)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(SCREENSHOTS / "end-munger.png"), full_page=True)
 
     attempt = server_python(ATTEMPT % int(page.locator("#board").get_attribute("data-attempt")))
     assert attempt["status"] == "won"
@@ -352,7 +443,7 @@ def test_munger_daily_played_to_a_win_shows_no_face_down_card(
     assert checked >= len(certificates["munger"]) // 2  # the finish plays many moves at once
 
 
-def test_masterpiece_daily_played_to_a_win(certificates, play_page, live_server_url):
+def test_masterpiece_daily_played_to_a_win(certificates, play_page, live_server_url, server_python):
     page = play_page("masterpiece")
     expect(page.locator('[data-pile="F"] [data-card]')).to_have_count(4)
     for row in ("M1", "M8", "A1", "A2"):
@@ -362,8 +453,11 @@ def test_masterpiece_daily_played_to_a_win(certificates, play_page, live_server_
     )
     expect(page.locator(".direction")).to_have_attribute("data-direction", re.compile("up|down"))
     page.wait_for_timeout(400)
-    page.screenshot(path=str(SCREENSHOTS / "end-masterpiece.png"), full_page=True)
     check_end(page, "Masterpiece")
+    check_rank_and_histogram(page, live_server_url, server_python)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(SCREENSHOTS / "end-masterpiece.png"), full_page=True)
+    check_review_shown(page, live_server_url, server_python)
 
 
 def drag_to(page, source, target) -> None:
@@ -430,7 +524,11 @@ def test_a_phone_sized_screen_plays_a_move(certificates, play_page, live_server_
     page.emulate_media(reduced_motion="reduce")
     duration = page.locator(".card").first.evaluate("e => getComputedStyle(e).transitionDuration")
     assert set(duration.replace("s", "").split(", ")) <= {"0"}, duration
+    # Nor a flip for a turned-up card.
+    flip = "e => { e.classList.add('turned'); return getComputedStyle(e).animationName; }"
+    assert page.locator(".card[data-card]").first.evaluate(flip) == "none"
     page.emulate_media(reduced_motion="no-preference")
+    assert page.locator(".card[data-card]").first.evaluate(flip) == "card-turn"
     # The four-colour deck is a visible switch, remembered across visits.
     page.get_by_test_id("four-colour").check()
     expect(page.locator("#play")).to_have_class(re.compile(r"\bdeck-four\b"))
@@ -479,6 +577,55 @@ def test_a_past_day_is_practice_played_by_touch(
         expect(page.locator(".card.selected")).to_have_count(0)
     finally:
         context.close()
+
+
+def test_a_past_daily_won_as_practice_replays_the_solvers_line(
+    make_dailies, play_page, live_server_url, server_python
+):
+    day = make_dailies(back=1)["date"]
+    certificate = server_python(CERTIFICATE_ON % ("munger", day))
+    page = play_page("munger", day)
+    attempt = page.locator("#board").get_attribute("data-attempt")
+    for seq, move in enumerate(certificate):
+        answer = page.request.post(
+            f"{live_server_url}/api/attempts/{attempt}/moves/", data={"seq": seq, "move": move}
+        )
+        assert answer.ok, answer.text()
+    # The page follows over its play socket (a reload would start a new practice).
+    expect(page.locator("#board")).to_have_attribute("data-status", "won")
+    check_end(page, "Munger")
+    expect(page.get_by_test_id("end-rank")).to_have_text("none: practice is not ranked")
+    expect(page.get_by_test_id("histogram")).to_be_visible()
+
+    # The solver's line, from the deal as dealt to the last card on the foundations.
+    solution = page.get_by_test_id("solution")
+    expect(solution).to_contain_text(f"{len(certificate)} moves")
+    table = page.get_by_test_id("solution-board")
+    step = page.get_by_test_id("solution-step")
+    expect(table).to_have_attribute("data-step", "0")
+    expect(step).to_have_text("The deal, before the first move")
+    expect(page.get_by_test_id("solution-previous")).to_be_disabled()
+    # Munger's hidden cards stay backs, and the replay's table has no test hooks of the game's.
+    assert table.locator(".card.back").count() >= 14
+    expect(table.locator(".card.back[data-card]")).to_have_count(0)
+    expect(table.locator("[data-pile]")).to_have_count(0)
+    page.get_by_test_id("solution-next").click()
+    expect(table).to_have_attribute("data-step", "1")
+    expect(step).to_have_text(re.compile(rf"^Move 1 of {len(certificate)}: (Moved|Drew) "))
+    page.get_by_test_id("solution-slider").fill("10")
+    expect(table).to_have_attribute("data-step", "10")
+    expect(step).to_contain_text(f"Move 10 of {len(certificate)}")
+    page.get_by_test_id("solution-last").click()
+    expect(table).to_have_attribute("data-step", str(len(certificate)))
+    expect(table.locator('.foundation [data-card^="K"]')).to_have_count(4)
+    expect(page.get_by_test_id("solution-next")).to_be_disabled()
+    assert "undefined" not in solution.inner_text()
+    page.get_by_test_id("solution-previous").click()
+    expect(table).to_have_attribute("data-step", str(len(certificate) - 1))
+    solution.scroll_into_view_if_needed()
+    page.screenshot(path=str(SCREENSHOTS / "end-practice-munger.png"), full_page=True)
+    problems = serious_violations(page)
+    assert not problems, "\n".join(problems)
 
 
 def test_a_second_tab_converges_undo_counts_and_resign_asks_first(

@@ -74,4 +74,9 @@ export const api = {
   move: (id, seq, move) => request("POST", `/api/attempts/${id}/moves/`, { seq, move }),
   resign: (id) => request("POST", `/api/attempts/${id}/resign/`),
   finish: (id, seq) => request("POST", `/api/attempts/${id}/finish/`, { seq }),
+  // The end panel's reads: your row of the day's board, the day's histogram, and the solver's
+  // line of a day that is over (a page of the site, not the API: it is never served sooner).
+  board: (game, date) => request("GET", `/api/leaderboards/${game}/${date}/?around=me`, undefined, { retries: 1 }),
+  distribution: (game, date) => request("GET", `/api/leaderboards/${game}/${date}/distribution/`, undefined, { retries: 1 }),
+  solution: (game, date) => request("GET", `/play/${game}/${date}/solution/`, undefined, { retries: 1 }),
 };

@@ -54,6 +54,7 @@ export class Board {
     const before = this.positions();
     const hadFocus = this.el.contains(document.activeElement);
     const focused = hadFocus ? this.gridIndex(document.activeElement.closest(".pile")) : null;
+    const faces = this.state && this.state.id === state.id ? this.faces() : null;
     this.state = state;
     this.moves = movesOf(state, this.layout);
     this.selection = null;
@@ -70,6 +71,22 @@ export class Board {
     this.markPlayable();
     this.setRoving(focused, hadFocus);
     this.animateFrom(before);
+    this.markTurned(faces);
+  }
+
+  // The codes of the face-up cards on the table.
+  faces() {
+    return new Set([...this.el.querySelectorAll(".card[data-card]")].map((card) => card.dataset.card));
+  }
+
+  // A column card face up now that was nowhere on the table before was turned over by the
+  // server (Munger turns up the card a move uncovers): it gets a short flip (game.css), which
+  // people who ask for less motion do not see.
+  markTurned(before) {
+    if (!before || reducedMotion()) return;
+    for (const card of this.el.querySelectorAll('.pile[data-kind="column"] > .card[data-card]')) {
+      if (!before.has(card.dataset.card)) card.classList.add("turned");
+    }
   }
 
   // Cards that lead a legal move get a class (a subtle lift), for people and for looks only.

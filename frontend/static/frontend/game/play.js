@@ -5,24 +5,14 @@ import { api, ApiError, onRetry } from "./api.js";
 import { Board, statusOf } from "./board.js";
 import { masterpiece } from "./masterpiece.js";
 import { munger } from "./munger.js";
+import { describeMove } from "./describe.js";
+import { el } from "./dom.js";
+import { histogram, rankInto, reviewNotice, solutionReplay } from "./end.js";
 import { PlaySocket } from "./socket.js";
-import { capitalise, cardName, clock, pileName, t } from "./strings.js";
+import { capitalise, clock, t } from "./strings.js";
 
 const LAYOUTS = { munger, masterpiece };
 const FOUR_COLOUR_KEY = "patience.fourColourDeck";
-
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "className") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else if (key === "testid") node.dataset.testid = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  node.append(...children);
-  return node;
-}
 
 function storageGet(key) {
   try {
@@ -40,20 +30,6 @@ function storageSet(key, value) {
   }
 }
 
-// The column cards face up in `after` that were face down in `before` (a socket state carries
-// no `revealed` list): a comparison of two views the server sent, not a rule.
-function turnedUp(before, after) {
-  const found = [];
-  if (!before || !after || !before.tableau || !after.tableau) return found;
-  after.tableau.forEach((column, k) => {
-    const old = before.tableau[k] || [];
-    column.forEach((card, i) => {
-      if (card.face_up && card.card && old[i] && !old[i].face_up) found.push(card.card);
-    });
-  });
-  return found;
-}
-
 class PlayPage {
   constructor(root) {
     this.root = root;
@@ -61,6 +37,7 @@ class PlayPage {
     this.date = root.dataset.date;
     this.title = root.dataset.gameTitle || capitalise(this.game);
     this.practice = root.dataset.practice === "true";
+    this.today = root.dataset.today;
     this.layout = LAYOUTS[this.game];
     this.state = null;
     this.sending = false;
@@ -357,26 +334,8 @@ class PlayPage {
   }
 
   describe(token, info, before, answer) {
-    if (token === "U") return t("announce_undo");
-    const [src, dst] = token.split(">");
-    const parts = [];
-    if (src === "S") {
-      const waste = answer.view.waste || [];
-      parts.push(t("announce_draw", { card: cardName(waste[waste.length - 1]) }));
-    } else {
-      const card = info.card || null;
-      const place =
-        dst === "F" && card ? t("pile_suit_foundation", { suit: t(`suit_${card[1]}`) }) : pileName(dst);
-      parts.push(t("announce_move", { card: card ? cardName(card) : t("card_generic"), place }));
-    }
-    const revealed = Array.isArray(answer.revealed) ? answer.revealed : turnedUp(before.view, answer.view);
-    for (const code of revealed) {
-      if (src === "S") continue;
-      parts.push(t("announce_revealed", { card: cardName(code) }));
-    }
-    const status = statusOf(answer);
-    if (status === "won") parts.push(t("announce_won"));
-    return parts.map(capitalise).join(" ");
+    const text = describeMove(token, info.card || null, before.view, answer.view, answer.revealed);
+    return statusOf(answer) === "won" ? `${text} ${capitalise(t("announce_won"))}` : text;
   }
 
   undo() {
@@ -432,7 +391,7 @@ class PlayPage {
     const s = this.state;
     const status = statusOf(s);
     // Drawn once per result: a refresh of the same state keeps the panel (and "Copied") as is.
-    const key = `${s.id}:${s.seq}:${status}:${s.par}`;
+    const key = `${s.id}:${s.seq}:${status}:${s.par}:${s.review}:${s.disqualified_reason}`;
     if (!this.endEl.hidden && this.endKey === key) return;
     this.endKey = key;
     const title = status === "won" ? t("end_won") : status === "resigned" ? t("end_resigned") : t("end_stuck");
@@ -442,6 +401,10 @@ class PlayPage {
     fact(t("time"), clock(this.elapsed()), "end-time");
     fact(t("par"), s.par === null || s.par === undefined ? t("par_unknown") : String(s.par), "end-par");
     fact(t("foundation_cards"), `${s.foundation_cards}/52`, "end-foundations");
+    const date = s.date || this.date;
+    const rank = el("dd", { testid: "end-rank" });
+    facts.append(el("dt", { text: t("rank") }), rank);
+    rankInto(rank, s, this.game, s.date);
     const text = this.shareText();
     const share = el("textarea", { className: "share-text", readonly: true, rows: "2", testid: "share-text", "aria-label": t("share_label") });
     share.value = text;
@@ -464,11 +427,18 @@ class PlayPage {
     );
     const wasHidden = this.endEl.hidden;
     const heading = el("h2", { id: "end-title", text: title, tabindex: "-1" });
+    // The solver's line is shown only for a day that is over (the server serves it no sooner).
+    const over = Boolean(date && this.today && date < this.today);
     this.endEl.replaceChildren(
-      heading,
-      facts,
-      el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
-      links,
+      ...[
+        heading,
+        reviewNotice(s),
+        facts,
+        el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
+        s.date ? histogram(s, this.game, s.date) : null,
+        over ? solutionReplay(this.layout, this.game, date) : null,
+        links,
+      ].filter(Boolean),
     );
     this.endEl.hidden = false;
     if (wasHidden && this.seenPlaying) {

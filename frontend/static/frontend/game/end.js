@@ -1,0 +1,179 @@
+// The end panel's parts after the result itself: what the fair-play review says, your rank,
+// the day's histogram of winning move counts with your place marked, and, for a day that is
+// over, the solver's line as a step-by-step replay. Each part shows what the server sent.
+
+import { api } from "./api.js";
+import { statusOf } from "./board.js";
+import { describeMove } from "./describe.js";
+import { el } from "./dom.js";
+import { t } from "./strings.js";
+
+function held(state) {
+  return state.review === "held" && !state.disqualified_reason;
+}
+
+// "Under review" (off the public board until a reviewer approves it) or "Disqualified" with
+// the reviewer's reason; null for any other result.
+export function reviewNotice(state) {
+  if (state.disqualified_reason) {
+    return el(
+      "div",
+      { className: "end-review review-disqualified", testid: "end-review", "data-review": "disqualified" },
+      el("strong", { className: "review-word", text: t("review_disqualified") }),
+      " ",
+      el("span", { text: t("review_reason", { reason: state.disqualified_reason }) }),
+    );
+  }
+  if (held(state)) {
+    return el(
+      "div",
+      { className: "end-review review-held", testid: "end-review", "data-review": "held" },
+      el("strong", { className: "review-word", text: t("review_held") }),
+      " ",
+      el("span", { text: t("review_held_note") }),
+    );
+  }
+  return null;
+}
+
+// Fills `dd` with your rank on the day's board ("3 of 12"), or says why there is none.
+export async function rankInto(dd, state, game, date) {
+  if (!state.ranked || !date) dd.textContent = t("rank_practice");
+  else if (state.disqualified_reason) dd.textContent = t("rank_disqualified");
+  else if (held(state)) dd.textContent = t("rank_held");
+  else {
+    dd.textContent = t("end_loading");
+    try {
+      const board = await api.board(game, date);
+      dd.textContent = board.you ? t("rank_of", { rank: board.you.rank, total: board.total }) : t("rank_none");
+    } catch {
+      dd.textContent = t("rank_failed");
+    }
+  }
+}
+
+// The buckets of the day's wins, widened so that your own count has a bar. The width of a
+// bucket is read from the server's first bucket.
+function withYours(buckets, mine) {
+  const list = buckets.map((b) => ({ ...b }));
+  if (mine === null || !list.length || list.some((b) => b.from <= mine && mine <= b.to)) return list;
+  const width = list[0].to - list[0].from + 1;
+  while (mine < list[0].from) list.unshift({ from: list[0].from - width, to: list[0].from - 1, count: 0 });
+  while (mine > list[list.length - 1].to) {
+    const last = list[list.length - 1];
+    list.push({ from: last.to + 1, to: last.to + width, count: 0 });
+  }
+  return list;
+}
+
+// The day's histogram of winning move counts, your bar marked in words (not colour alone).
+export function histogram(state, game, date) {
+  const list = el("ol", { className: "histogram", testid: "histogram-bars" });
+  const note = el("p", { className: "histogram-note", text: t("end_loading") });
+  const figure = el(
+    "figure",
+    { className: "end-histogram", testid: "histogram" },
+    el("figcaption", { text: t("histogram_title") }),
+    note,
+    list,
+  );
+  const mine = statusOf(state) === "won" ? state.moves_played : null;
+  api.distribution(game, date).then(
+    (data) => {
+      const buckets = withYours(data.buckets || [], mine);
+      note.textContent = buckets.length ? "" : t("histogram_empty");
+      note.hidden = Boolean(buckets.length);
+      const most = Math.max(1, ...buckets.map((b) => b.count));
+      for (const b of buckets) {
+        const yours = mine !== null && b.from <= mine && mine <= b.to;
+        const bar = el("span", { className: "histogram-bar" });
+        bar.style.setProperty("--share", String((100 * b.count) / most));
+        const row = el(
+          "li",
+          { className: yours ? "histogram-row yours" : "histogram-row", "data-yours": yours ? "true" : null },
+          el("span", { className: "histogram-label", "aria-hidden": "true", text: `${b.from}–${b.to}` }),
+          el("span", { className: "histogram-track", "aria-hidden": "true" }, bar),
+          el("span", { className: "histogram-count", "aria-hidden": "true", text: String(b.count) }),
+          el("span", { className: "visually-hidden", text: t("histogram_row", { low: b.from, high: b.to, n: b.count }) }),
+        );
+        if (yours) row.append(" ", el("strong", { className: "histogram-you", testid: "histogram-you", text: t("histogram_you") }));
+        list.append(row);
+      }
+    },
+    () => {
+      note.textContent = t("histogram_failed");
+    },
+  );
+  return figure;
+}
+
+// The solver's line of a day that is over, move by move on a table of its own. The positions
+// are the server's (the player's view after each move of the line); the page only shows them.
+export function solutionReplay(layout, game, date) {
+  const status = el("p", { className: "solution-note", text: t("end_loading") });
+  const section = el(
+    "section",
+    { className: "end-solution", testid: "solution", "aria-labelledby": "solution-title" },
+    el("h3", { id: "solution-title", text: t("solution_title") }),
+    status,
+  );
+  api.solution(game, date).then(
+    (data) => section.append(...replayParts(layout, game, data, status)),
+    () => {
+      status.textContent = t("solution_failed");
+    },
+  );
+  return section;
+}
+
+function replayParts(layout, game, data, intro) {
+  const steps = data.steps || [];
+  const views = [data.start, ...steps.map((step) => step.view)];
+  const last = steps.length;
+  intro.textContent = t("solution_intro", { n: last });
+  const button = (key, testid) => el("button", { type: "button", className: "btn", testid, text: t(key) });
+  const first = button("solution_first", "solution-first");
+  const previous = button("solution_previous", "solution-previous");
+  const next = button("solution_next", "solution-next");
+  const end = button("solution_last", "solution-last");
+  const slider = el("input", {
+    type: "range",
+    min: "0",
+    max: String(last),
+    value: "0",
+    testid: "solution-slider",
+    "aria-label": t("solution_slider"),
+  });
+  const where = el("p", { className: "solution-step", testid: "solution-step", "aria-live": "polite", "aria-atomic": "true" });
+  const table = el("div", {
+    className: `board board-${game} solution-board`,
+    testid: "solution-board",
+    role: "region",
+    "aria-label": t("solution_board"),
+  });
+  let at = 0;
+  const show = (index) => {
+    at = Math.max(0, Math.min(last, index));
+    table.replaceChildren();
+    layout.render(table, views[at]);
+    // The live table's test hooks and tab stops stay unique to it.
+    for (const node of table.querySelectorAll("[data-pile]")) node.removeAttribute("data-pile");
+    table.dataset.step = String(at);
+    slider.value = String(at);
+    slider.setAttribute("aria-valuetext", at ? t("solution_step", { i: at, n: last }) : t("solution_start"));
+    const step = steps[at - 1];
+    where.textContent = step
+      ? `${t("solution_step", { i: at, n: last })}: ${describeMove(step.move, step.card, views[at - 1], views[at])}`
+      : t("solution_start");
+    first.disabled = previous.disabled = at === 0;
+    next.disabled = end.disabled = at === last;
+  };
+  first.addEventListener("click", () => show(0));
+  previous.addEventListener("click", () => show(at - 1));
+  next.addEventListener("click", () => show(at + 1));
+  end.addEventListener("click", () => show(last));
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  show(0);
+  const controls = el("div", { className: "solution-controls" }, first, previous, next, end, slider);
+  return [controls, where, table];
+}
