@@ -1,269 +1,51 @@
 """Helpers of the fault and abuse tests: a real server in a subprocess and the services around it.
 
-- `Server`: `uvicorn config.asgi:application` on a free port of 127.0.0.1 with production
-  settings (DEBUG=false, HTTPS=false, loopback hosts, a strong SECRET_KEY, STATIC_MANIFEST=false,
-  raised throttles), on the database and Redis it is given. It can be killed (SIGKILL) and
-  started again on the same port.
-- `RedisServer`: a `redis-server` of the test's own on a free port (never the shared one),
-  keeping nothing on disk; it can be stopped and started again on the same port.
+- `Server`, `RedisServer`, `server_env`, `database_url`, `wait_until`: tests/support.py's (a
+  uvicorn with production settings on the database and Redis it is given, that can be killed
+  and started again on the same port; a `redis-server` of the test's own on a free port).
 - `TcpProxy`: a tiny asyncio TCP forwarder (in a thread) to PostgreSQL that the test can cut
   (every open connection dropped, new ones refused) and restore: "the database is unreachable,
   then back".
-- `Client`: HTTP with the player cookie, as a script would (urllib, no Origin header).
+- `Client`: HTTP with the player cookie, as a script would (tests/support.py's too).
 - `ws_url`, `ws_headers`: what a browser's WebSocket handshake carries (origin, cookie).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import secrets
-import shutil
-import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-PYTHON = sys.executable
-COOKIE_NAME = "patience_player"
-
-#: Variables that the settings read; the server starts without any of them unless given.
-SETTINGS_VARIABLES = (
-    "DEBUG",
-    "SECRET_KEY",
-    "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS",
-    "DATABASE_URL",
-    "DATABASE_POOL_SIZE",
-    "SQLITE_PATH",
-    "REDIS_URL",
-    "HTTPS",
-    "HSTS_SECONDS",
-    "NUM_PROXIES",
-    "STATIC_MANIFEST",
-    "STATIC_ROOT",
-    "LOG_LEVEL",
-    "DJANGO_SETTINGS_MODULE",
-    "DJANGO_ALLOW_ASYNC_UNSAFE",
+from tests.support import (
+    COOKIE_NAME,
+    ROOT,
+    Client,
+    RedisServer,
+    Server,
+    database_url,
+    free_port,
+    server_env,
+    wait_until,
 )
 
-#: Every test request comes from 127.0.0.1: the throttles would otherwise get in the way.
-RAISED_THROTTLES = {
-    f"THROTTLE_{scope}": "100000/min"
-    for scope in (
-        "STARTS_PLAYER",
-        "STARTS_IP",
-        "STARTS_NET",
-        "MOVES_PLAYER",
-        "MOVES_IP",
-        "ACCOUNTS_IP",
-        "GUESTS_IP",
-        "GUESTS_NET",
-        "RENAMES_PLAYER",
-        "RENAMES_IP",
-    )
-}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_for_port(
-    port: int, timeout: float = 30.0, process: subprocess.Popen | None = None
-) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process is not None and process.poll() is not None:
-            raise RuntimeError(f"the process exited with {process.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise TimeoutError(f"nothing listens on port {port}")
-
-
-def database_url(
-    settings_dict: dict[str, Any], host: str | None = None, port: int | None = None
-) -> str:
-    """A postgres:// URL of `settings_dict` (the test database), optionally through another
-    host and port (a proxy)."""
-    auth = quote(settings_dict["USER"] or "", safe="")
-    if settings_dict["PASSWORD"]:
-        auth += ":" + quote(settings_dict["PASSWORD"], safe="")
-    host = host or settings_dict["HOST"] or "127.0.0.1"
-    port = port or settings_dict["PORT"] or 5432
-    return f"postgres://{auth}@{host}:{port}/{settings_dict['NAME']}"
-
-
-def server_env(*, database: str, redis: str | None = None, **extra: str) -> dict[str, str]:
-    env = {
-        name: value
-        for name, value in os.environ.items()
-        if name not in SETTINGS_VARIABLES and not name.startswith("THROTTLE_")
-    }
-    env.update(
-        {
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "DATABASE_URL": database,
-            "DEBUG": "false",
-            "HTTPS": "false",
-            "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "STATIC_MANIFEST": "false",
-            "SECRET_KEY": secrets.token_urlsafe(64),
-            "PYTHONPATH": str(ROOT),
-            "PYTHONUNBUFFERED": "1",
-            "DATABASE_POOL_SIZE": "4",
-            **RAISED_THROTTLES,
-        }
-    )
-    if redis:
-        env["REDIS_URL"] = redis
-    env.update(extra)
-    return env
-
-
-class Server:
-    """uvicorn serving the project on a free port; `kill()` and `start()` again keep the port."""
-
-    def __init__(self, env: dict[str, str], log: Path) -> None:
-        self.env = env
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.origin = self.url
-        self.log_path = log
-        self.process: subprocess.Popen | None = None
-
-    def start(self, timeout: float = 60.0) -> Server:
-        out = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [
-                PYTHON,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        out.close()
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited at start:\n{self.log()[-4000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/healthz/", timeout=5):
-                    return self
-            except urllib.error.HTTPError:  # 503 degraded: it answers, that is enough
-                return self
-            except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
-                if time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"the server did not answer:\n{self.log()[-4000:]}"
-                    ) from None
-                time.sleep(0.1)
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown of any kind, as when a machine or container dies."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")
-        except FileNotFoundError:
-            return ""
-
-    def client(self) -> Client:
-        return Client(self.url)
-
-    def ws_url(self, path: str) -> str:
-        return f"ws://127.0.0.1:{self.port}{path}"
-
-
-class Client:
-    """A script's HTTP client holding the player cookie."""
-
-    def __init__(self, base: str, token: str | None = None) -> None:
-        self.base = base
-        self.token = token
-
-    def request(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        *,
-        raw: bytes | None = None,
-        headers: dict[str, str] | None = None,
-        timeout: float = 30,
-    ) -> tuple[int, dict[str, str], bytes]:
-        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-        request = urllib.request.Request(self.base + path, data=data, method=method)
-        if data is not None:
-            request.add_header("Content-Type", "application/json")
-        if self.token:
-            request.add_header("Cookie", f"{COOKIE_NAME}={self.token}")
-        for name, value in (headers or {}).items():
-            request.add_header(name, value)
-        try:
-            with urllib.request.urlopen(request, timeout=timeout) as response:
-                status, head, content = response.status, response.headers, response.read()
-        except urllib.error.HTTPError as error:
-            status, head, content = error.code, error.headers, error.read()
-        for cookie in head.get_all("Set-Cookie") or []:
-            name, _, rest = cookie.partition("=")
-            if name.strip() == COOKIE_NAME:
-                value = rest.split(";", 1)[0]
-                self.token = value or None
-        return status, {k.lower(): v for k, v in head.items()}, content
-
-    def call(self, method: str, path: str, body: Any = None, **kwargs: Any) -> tuple[int, Any]:
-        """(status, the decoded JSON body, or the text when it is not JSON)."""
-        status, headers, content = self.request(method, path, body, **kwargs)
-        text = content.decode(errors="replace")
-        if headers.get("content-type", "").startswith("application/json"):
-            return status, json.loads(text)
-        return status, text
-
-    def get(self, path: str) -> tuple[int, Any]:
-        return self.call("GET", path)
-
-    def post(self, path: str, body: Any = None) -> tuple[int, Any]:
-        return self.call("POST", path, body)
+__all__ = [
+    "ROOT",
+    "Client",
+    "RedisServer",
+    "Server",
+    "TcpProxy",
+    "dailies_ready",
+    "database_url",
+    "django_db_modify_db_settings",
+    "server_env",
+    "start_server",
+    "test_database",
+    "wait_until",
+    "ws_headers",
+]
 
 
 def ws_headers(server: Server, token: str | None) -> dict[str, str]:
@@ -271,45 +53,6 @@ def ws_headers(server: Server, token: str | None) -> dict[str, str]:
     if token:
         headers["Cookie"] = f"{COOKIE_NAME}={token}"
     return headers
-
-
-# -- Redis of the test's own -----------------------------------------------------------------
-
-
-class RedisServer:
-    """`redis-server` on a free port of 127.0.0.1, nothing on disk. Only this one is stopped."""
-
-    def __init__(self, port: int | None = None) -> None:
-        self.port = port or free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> RedisServer:
-        self.process = subprocess.Popen(
-            [
-                shutil.which("redis-server") or "redis-server",
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--daemonize",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        wait_for_port(self.port, process=self.process)
-        return self
-
-    def stop(self) -> None:
-        """SIGKILL: Redis vanishes as when its machine dies."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=10)
 
 
 # -- a TCP forwarder that can be cut -----------------------------------------------------------
@@ -386,17 +129,6 @@ class TcpProxy:
         asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=10)
-
-
-def wait_until(condition: Any, *, timeout: float = 30, step: float = 0.2, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what or condition}")
-        time.sleep(step)
 
 
 # -- fixtures (imported by the conftest.py of tests/faults and tests/abuse) ---------------------

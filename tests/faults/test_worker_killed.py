@@ -12,10 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,11 +21,10 @@ from typing import Any
 import pytest
 from django.db.models import F
 
-from config.celery import app
 from games import services, tasks
 from games.engine import replay
 from games.models import Deal
-from tests.faults.live import ROOT, database_url, wait_until
+from tests.support import CeleryWorker, database_url, wait_until
 
 pytestmark = [
     pytest.mark.slow,
@@ -44,66 +39,32 @@ SHORT_SOLVE = 3  # seconds allowed to the second run
 
 
 class Workers:
-    """`start()` a worker on the test database consuming `queue`; `kill()` it with SIGKILL."""
+    """`start()` a worker on the test database consuming this test's queue; `kill()` one with
+    SIGKILL. Each has a node name of its own."""
 
     def __init__(self, test_database: dict[str, Any], folder: Path) -> None:
         self.queue = f"patience-faults-{uuid.uuid4().hex[:12]}"
-        self.env = {
-            **os.environ,
-            "DATABASE_URL": database_url(test_database),
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-        }
+        self.database = database_url(test_database)
         self.folder = folder
-        self.processes: list[subprocess.Popen] = []
+        self.started: list[CeleryWorker] = []
 
-    def start(self) -> subprocess.Popen:
-        name = f"{self.queue}-{len(self.processes)}@{socket.gethostname()}"
-        log = (self.folder / f"worker-{len(self.processes)}.log").open("wb")
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--concurrency=1",
-                "-l",
-                "warning",
-                "-Q",
-                self.queue,
-                "-n",
-                name,
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
+    def start(self) -> CeleryWorker:
+        number = len(self.started)
+        worker = CeleryWorker(
+            queue=self.queue,
+            database=self.database,
+            log=self.folder / f"worker-{number}.log",
+            name=f"{self.queue}-{number}",
         )
-        log.close()
-        self.processes.append(process)
-        deadline = time.monotonic() + 60
-        while not app.control.ping(destination=[name], timeout=0.5):
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the worker did not start:\n{self.logs()}")
-        return process
+        self.started.append(worker)
+        return worker.start()
 
     def logs(self) -> str:
-        return "\n".join(p.read_text(errors="replace") for p in sorted(self.folder.glob("*.log")))
+        return "\n".join(worker.log() for worker in self.started)
 
     def stop_all(self) -> None:
-        for process in self.processes:
-            if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait(timeout=5)
+        for worker in self.started:
+            worker.stop()
 
 
 @pytest.fixture
@@ -153,8 +114,7 @@ def test_a_worker_killed_mid_solve_leaves_a_stale_claim_that_another_run_takes(w
     services.deal_request_solve(deal=deal, time_limit=LONG_SOLVE)
     wait_until(lambda: status_of(deal) == "solving", timeout=30, what="the worker's claim")
     time.sleep(1.5)  # the solver is thinking
-    first.send_signal(signal.SIGKILL)
-    first.wait(timeout=10)
+    first.kill()
 
     # The claim of the dead worker stays, and a fresh claim is not taken from it.
     time.sleep(0.5)
@@ -180,7 +140,7 @@ def test_a_worker_killed_mid_solve_leaves_a_stale_claim_that_another_run_takes(w
     again = tasks.solve_deal.delay(deal.pk, SHORT_SOLVE)
     assert again.get(timeout=60) == "skipped"
     assert Deal.objects.values().get(pk=deal.pk) == stored
-    assert second.poll() is None
+    assert second.process is not None and second.process.poll() is None
 
     assert Deal.objects.filter(game="munger", deal_string=deal.deal_string).count() == 1
     deal.refresh_from_db()

@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
@@ -30,8 +24,8 @@ from games.models import DailyChallenge, Deal
 from games.services import STALE_CLAIM
 from games.tasks import ensure_dailies, solve_deal
 from tests.games import factories
+from tests.support import CeleryWorker, database_url, routed_to, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
 SOLVE_FAST = 0.5  # seconds: the deals below decide in milliseconds; par takes the rest
 
 
@@ -255,18 +249,6 @@ def test_the_beat_runs_ensure_dailies_every_hour_in_utc():
 # -- a real worker on Redis -----------------------------------------------------------------
 
 
-def database_url() -> str:
-    """The URL of the test database pytest-django created: a subprocess must get it, and
-    stop before it is dropped."""
-    db = connection.settings_dict
-    auth = quote(db["USER"] or "", safe="")
-    if db["PASSWORD"]:
-        auth += ":" + quote(db["PASSWORD"], safe="")
-    host = db["HOST"] or "127.0.0.1"
-    port = f":{db['PORT']}" if db["PORT"] else ""
-    return f"postgres://{auth}@{host}{port}/{db['NAME']}"
-
-
 @pytest.fixture(scope="module")
 def worker(request, django_db_setup, tmp_path_factory) -> Iterator[str]:
     """A `celery worker` on the test database, consuming a queue no one else uses; the tests'
@@ -275,66 +257,13 @@ def worker(request, django_db_setup, tmp_path_factory) -> Iterator[str]:
         pytest.skip("needs REDIS_URL and PostgreSQL")  # the marks skip first, with reasons
     queue = f"patience-test-{uuid.uuid4().hex[:12]}"
     log = tmp_path_factory.mktemp("worker") / "worker.log"
-    env = {
-        **os.environ,
-        "DATABASE_URL": database_url(),
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-    }
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--pool=solo",
-                "--concurrency=1",
-                "-l",
-                "warning",
-                "-Q",
-                queue,
-                "-n",
-                f"{queue}@%h",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    default_queue, routes = app.conf.task_default_queue, app.conf.task_routes
-    app.conf.task_default_queue = queue  # what .delay() sends to, in this process
-    app.conf.task_routes = {"*": {"queue": queue}}  # the "solve" queue's tasks too
-    app.amqp.flush_routes()
-    app.amqp.__dict__.pop("router", None)  # the router caches the routes it was made with
+    process = CeleryWorker(queue=queue, database=database_url(), log=log)
     try:
-        deadline = time.monotonic() + 30
-        while not app.control.ping(destination=[f"{queue}@{socket.gethostname()}"], timeout=0.5):
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the worker did not start:\n{log.read_text()}")
-        yield queue
+        with routed_to(queue):
+            process.start(timeout=30)
+            yield queue
     finally:
-        app.conf.task_default_queue, app.conf.task_routes = default_queue, routes
-        app.amqp.flush_routes()
-        app.amqp.__dict__.pop("router", None)
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
-
-
-def wait_for(condition, *, timeout: float = 60, what: str = "the worker") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what} did not finish within {timeout:g} s")
-        time.sleep(0.2)
+        process.stop()
 
 
 @pytest.mark.redis
@@ -349,7 +278,7 @@ def test_a_worker_solves_a_deal_sent_to_it(worker):
         deal.refresh_from_db()
         return deal.solver_status == "solved"
 
-    wait_for(solved, what="solve_deal")
+    wait_until(solved, timeout=60, what="solve_deal")
     assert deal.certificate and deal.par == len(deal.certificate)
     assert sent.get(timeout=30) == "solved"
     assert solve_deal.delay(deal.pk, 5).get(timeout=30) == "skipped"  # a second delivery
@@ -363,7 +292,11 @@ def test_a_worker_solves_what_an_admin_asks_for_after_commit(worker):
 
     services.deal_request_solve(deal=deal, time_limit=5)  # sent on commit (autocommit here)
 
-    wait_for(lambda: Deal.objects.get(pk=deal.pk).solver_status == "solved", what="solve_deal")
+    wait_until(
+        lambda: Deal.objects.get(pk=deal.pk).solver_status == "solved",
+        timeout=60,
+        what="solve_deal",
+    )
     assert Deal.objects.get(pk=deal.pk).certificate
 
 
@@ -377,7 +310,7 @@ def test_a_worker_runs_ensure_dailies(worker):
 
     sent = ensure_dailies.delay(days=2)
 
-    wait_for(lambda: DailyChallenge.objects.count() == 4, what="ensure_dailies")
+    wait_until(lambda: DailyChallenge.objects.count() == 4, timeout=60, what="ensure_dailies")
     assert sent.get(timeout=30)  # finished, with its outcomes
     for (game, date), deal in pool.items():
         daily = DailyChallenge.objects.get(game=game, date=date)
