@@ -43,12 +43,11 @@ def player_for(*, user: Any, cookies: Mapping[str, str]) -> Identity:
             return Identity(player, token if token and _owns(player, token) else None)
     if token is None:
         return Identity(None)
-    found = (
-        PlayerToken.objects.select_related("player")
-        .filter(key_hash=PlayerToken.hash(token), revoked_at__isnull=True)
-        .first()
-    )
-    if found is None:
+    try:
+        found = PlayerToken.objects.select_related("player").get(
+            key_hash=PlayerToken.hash(token), revoked_at__isnull=True
+        )
+    except PlayerToken.DoesNotExist:
         return Identity(None)
     player = found.player
     if player.user_id is not None:  # an account's player answers only to its session

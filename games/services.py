@@ -473,14 +473,14 @@ def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Att
 
 def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
     """The attempt, locked for this transaction; 404 unknown, 403 someone else's."""
-    attempt = (
-        Attempt.objects.select_for_update(of=("self",))
-        .select_related("daily__deal")
-        .filter(pk=attempt_id)
-        .first()
-    )
-    if attempt is None:
-        raise NotFound("There is no such attempt.", code="attempt_not_found")
+    try:
+        attempt = (
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("daily__deal")
+            .get(pk=attempt_id)
+        )
+    except Attempt.DoesNotExist:
+        raise NotFound("There is no such attempt.", code="attempt_not_found") from None
     if attempt.player_id != player.pk:
         raise Forbidden("This attempt is someone else's.", code="not_your_attempt")
     return attempt

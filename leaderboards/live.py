@@ -2,9 +2,11 @@
 
 Play sends signals after commit (games/signals.py); the receivers here only mark the daily as
 changed and note which attempts moved (`LiveStore.mark`: cheap, never fails a move). A flusher
-(one asyncio task per server process, started by the first watcher) wakes every
-`COALESCE_SECONDS`, claims the changed dailies and sends each ONE event to the daily's group:
-at most a few events per second per daily, whatever the rate of moves. With Redis the marks,
+(one asyncio task per server process, started by the first watcher) wakes when its process
+marks a change, and every `COALESCE_SECONDS` for changes marked elsewhere, but never twice
+within `COALESCE_SECONDS`; it claims the changed dailies and sends each ONE event to the
+daily's group: a quiet board's change goes out at once, a busy board gets at most a few events
+per second, whatever the rate of moves. With Redis the marks,
 versions and event log live in Redis, so several server processes share them: whichever
 process claims a daily's window sends for all, and the channel layer carries the event to
 watchers in every process. Without Redis (the embedded default: one process) they live in
@@ -20,6 +22,7 @@ too old (`missed_since`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -247,19 +250,45 @@ def missed_since(daily_id: int, version: int) -> list[dict[str, Any]] | None:
 # -- the flusher ------------------------------------------------------------------------------
 
 _flusher: asyncio.Task[None] | None = None
+#: Set (from any thread, through the flusher's loop) when this process marks a change.
+_wake: asyncio.Event | None = None
+_flusher_loop: asyncio.AbstractEventLoop | None = None
 
 
 def ensure_flusher() -> None:
     """Start this process's flusher in the running event loop (once per loop)."""
-    global _flusher
+    global _flusher, _wake, _flusher_loop
     loop = asyncio.get_running_loop()
     if _flusher is None or _flusher.done() or _flusher.get_loop() is not loop:
-        _flusher = loop.create_task(_flush_forever())
+        _wake = asyncio.Event()
+        _flusher_loop = loop
+        _flusher = loop.create_task(_flush_forever(_wake))
 
 
-async def _flush_forever() -> None:
+def _nudge() -> None:
+    """Wake this process's flusher (a change was marked here): a board that was quiet gets
+    its event at once instead of at the end of a window."""
+    loop, wake = _flusher_loop, _wake
+    if loop is None or wake is None or loop.is_closed():
+        return
+    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+        loop.call_soon_threadsafe(wake.set)
+
+
+async def _flush_forever(wake: asyncio.Event) -> None:
+    """Flush when this process marks a change (woken) or every `COALESCE_SECONDS` (changes
+    marked by other processes), never twice within `COALESCE_SECONDS`: a quiet board's first
+    change goes out at once, a busy board's changes at most a few times a second."""
+    loop = asyncio.get_running_loop()
+    last = -COALESCE_SECONDS
     while True:
-        await asyncio.sleep(COALESCE_SECONDS)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), timeout=COALESCE_SECONDS)
+        early = last + COALESCE_SECONDS - loop.time()
+        if early > 0:
+            await asyncio.sleep(early)
+        wake.clear()
+        last = loop.time()
         try:
             await flush_once()
         except asyncio.CancelledError:
@@ -297,3 +326,5 @@ def _mark(sender: Any, attempt_id: int, daily_id: int | None = None, **kwargs: A
         store().mark(daily_id, attempt_id)
     except Exception:
         _degraded("mark")
+        return
+    _nudge()
