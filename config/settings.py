@@ -123,10 +123,14 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A view that cannot reach the database answers 503, not 500. First because it is
+    # synchronous only: under ASGI Django runs the chain in the mode of its outermost entry,
+    # so the whole chain runs in one hop to the sync thread. (With Django's async-capable
+    # SecurityMiddleware outermost, each request crossed three times: its request hook, its
+    # response hook and the rest of the chain.)
+    "config.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A view that cannot reach the database answers 503, not 500.
-    "config.middleware.DatabaseUnavailableMiddleware",
     # State-changing requests from another origin are refused (config/middleware.py).
     "config.middleware.OriginCheckMiddleware",
     "csp.middleware.CSPMiddleware",
