@@ -591,7 +591,9 @@ def test_a_past_daily_won_as_practice_replays_the_solvers_line(
             f"{live_server_url}/api/attempts/{attempt}/moves/", data={"seq": seq, "move": move}
         )
         assert answer.ok, answer.text()
-    # The page follows over its play socket (a reload would start a new practice).
+    # The page asks the server again when it gets the focus back (its socket may have been
+    # told of every move too; a reload would start a new practice).
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
     expect(page.locator("#board")).to_have_attribute("data-status", "won")
     check_end(page, "Munger")
     expect(page.get_by_test_id("end-rank")).to_have_text("none: practice is not ranked")

@@ -131,11 +131,11 @@ function replayParts(layout, game, data, intro) {
   const views = [data.start, ...steps.map((step) => step.view)];
   const last = steps.length;
   intro.textContent = t("solution_intro", { n: last });
-  const button = (key, testid) => el("button", { type: "button", className: "btn", testid, text: t(key) });
-  const first = button("solution_first", "solution-first");
-  const previous = button("solution_previous", "solution-previous");
-  const next = button("solution_next", "solution-next");
-  const end = button("solution_last", "solution-last");
+  const button = (text, testid) => el("button", { type: "button", className: "btn", testid, text });
+  const first = button(t("solution_first"), "solution-first");
+  const previous = button(t("solution_previous"), "solution-previous");
+  const next = button(t("solution_next"), "solution-next");
+  const end = button(t("solution_last"), "solution-last");
   const slider = el("input", {
     type: "range",
     min: "0",

@@ -401,7 +401,6 @@ class PlayPage {
     fact(t("time"), clock(this.elapsed()), "end-time");
     fact(t("par"), s.par === null || s.par === undefined ? t("par_unknown") : String(s.par), "end-par");
     fact(t("foundation_cards"), `${s.foundation_cards}/52`, "end-foundations");
-    const date = s.date || this.date;
     const rank = el("dd", { testid: "end-rank" });
     facts.append(el("dt", { text: t("rank") }), rank);
     rankInto(rank, s, this.game, s.date);
@@ -428,7 +427,7 @@ class PlayPage {
     const wasHidden = this.endEl.hidden;
     const heading = el("h2", { id: "end-title", text: title, tabindex: "-1" });
     // The solver's line is shown only for a day that is over (the server serves it no sooner).
-    const over = Boolean(date && this.today && date < this.today);
+    const over = Boolean(s.date && this.today && s.date < this.today);
     this.endEl.replaceChildren(
       ...[
         heading,
@@ -436,7 +435,7 @@ class PlayPage {
         facts,
         el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
         s.date ? histogram(s, this.game, s.date) : null,
-        over ? solutionReplay(this.layout, this.game, date) : null,
+        over ? solutionReplay(this.layout, this.game, s.date) : null,
         links,
       ].filter(Boolean),
     );
