@@ -123,12 +123,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # A view that cannot reach the database answers 503, not 500. First because it is
-    # synchronous only: under ASGI Django runs the chain in the mode of its outermost entry,
-    # so the whole chain runs in one hop to the sync thread. (With Django's async-capable
-    # SecurityMiddleware outermost, each request crossed three times: its request hook, its
-    # response hook and the rest of the chain.)
-    "config.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # State-changing requests from another origin are refused (config/middleware.py).
@@ -142,8 +136,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # Last, as django-axes asks: it turns a locked-out login into its answer.
+    # After the others, as django-axes asks: it turns a locked-out login into its answer.
     "axes.middleware.AxesMiddleware",
+    # A view that cannot reach the database answers 503, not 500. Innermost because it is
+    # synchronous only: under ASGI, Django runs each middleware in the mode of the one inside
+    # it, so with this one innermost the whole chain runs synchronously in one thread. With
+    # an async-capable one innermost, every async-capable middleware above it ran its hooks
+    # through a hop to the sync thread and back, two per middleware per request.
+    "config.middleware.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
