@@ -16,7 +16,7 @@ local-memory cache and Celery in eager mode.
                           also the origins trusted by the Origin check of state-changing requests
     DATABASE_URL          e.g. postgres://postgres@127.0.0.1:5432/patience (psycopg 3, pooled);
                           default: SQLite
-    DATABASE_POOL_SIZE    most PostgreSQL connections per process (default 8)
+    DATABASE_POOL_SIZE    most PostgreSQL connections per process (default 20)
     SQLITE_PATH           the SQLite file without DATABASE_URL (default db.sqlite3 at the root)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0: channel layer, cache (throttles),
                           Celery (default none: in-memory layer, local-memory cache, eager Celery)
@@ -210,7 +210,7 @@ if DATABASE_URL:
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
-            "max_size": env_int("DATABASE_POOL_SIZE", 8),
+            "max_size": env_int("DATABASE_POOL_SIZE", 20),
             "timeout": 5,  # seconds to wait for a free connection, then 503
         }
 else:
