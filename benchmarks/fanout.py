@@ -120,6 +120,7 @@ async def bare_layer(watchers: int, payload: dict, events: int) -> tuple[list[fl
     await asyncio.gather(*(add(n) for n in names))
     delays: list[float] = []
     lasts: list[float] = []
+    text = json.dumps(payload)  # as the server sends an event: encoded once, as text
     try:
         for _ in range(events):
 
@@ -130,7 +131,7 @@ async def bare_layer(watchers: int, payload: dict, events: int) -> tuple[list[fl
             tasks = [asyncio.create_task(receive(n)) for n in names]
             await asyncio.sleep(0.2)
             began = time.perf_counter()
-            await layer.group_send("bare", {"type": "daily.event", "event": payload})
+            await layer.group_send("bare", {"type": "daily.event", "version": 1, "text": text})
             done = await asyncio.wait_for(asyncio.gather(*tasks), TIMEOUT)
             delays += [t - began for t in done]
             lasts.append(max(done) - began)

@@ -88,7 +88,8 @@ class DailyConsumer(JsonSocket):
             self.sent_version = max(self.sent_version, int(missed[-1]["version"]))
 
     async def daily_event(self, message: dict[str, Any]) -> None:
-        event = message["event"]
-        if int(event["version"]) > self.sent_version:
-            self.sent_version = int(event["version"])
-            await self.send_json(event)
+        """An event from the group (`live.group_message`): sent on, already encoded, unless
+        this socket has sent its version already (a snapshot or a resync went first)."""
+        if int(message["version"]) > self.sent_version:
+            self.sent_version = int(message["version"])
+            await self.send(text_data=message["text"])

@@ -249,6 +249,14 @@ def missed_since(daily_id: int, version: int) -> list[dict[str, Any]] | None:
 
 # -- the flusher ------------------------------------------------------------------------------
 
+
+def group_message(event: dict[str, Any]) -> dict[str, Any]:
+    """What the channel layer carries to a daily's watchers: the event as JSON text, encoded
+    once here rather than once per watcher, and its version (the consumer reads nothing else)."""
+    text = json.dumps(event, separators=(",", ":"), default=str)
+    return {"type": "daily.event", "version": int(event["version"]), "text": text}
+
+
 _flusher: asyncio.Task[None] | None = None
 #: Set (from any thread, through the flusher's loop) when this process marks a change.
 _wake: asyncio.Event | None = None
@@ -308,7 +316,7 @@ async def flush_once() -> int:
             continue
         event = await asyncio.to_thread(store().publish, daily_id, event)
         if layer is not None:
-            await layer.group_send(daily_group(daily_id), {"type": "daily.event", "event": event})
+            await layer.group_send(daily_group(daily_id), group_message(event))
             sent += 1
     return sent
 

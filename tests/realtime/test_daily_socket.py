@@ -5,6 +5,7 @@ coalesced and versioned, and a reconnecting watcher gets what it missed (leaderb
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 
 import pytest
@@ -221,6 +222,7 @@ async def test_an_update_made_in_one_process_reaches_a_watcher_of_another():
     message = await asyncio.wait_for(other_process.receive(channel), timeout=3)
 
     assert sent == 1
-    assert message["type"] == "daily.event" and message["event"]["version"] == 1
+    assert message["type"] == "daily.event" and message["version"] == 1
+    assert json.loads(message["text"])["version"] == 1
     await other_process.group_discard(live.daily_group(daily.pk), channel)
     await other_process.flush()
