@@ -5,12 +5,21 @@ PostgreSQL (DATABASE_URL=postgres://...), and one marked `@pytest.mark.redis` on
 is set. Otherwise they are skipped with a reason that says which variable to set.
 
 Strict skips: with PATIENCE_STRICT_SKIPS=1 (CI sets it), a skipped test anywhere fails the run.
-CI has every service, so a skip there means a test silently did not run.
+CI has every service, so a skip there means a test silently did not run. Under pytest-xdist the
+workers' reports reach the controller, which lists the skips and fails the run.
+
+Speed: tests of a second or more are marked `slow` (`make test-fast` leaves them out): in their
+own files, or, for those listed in `SLOW_TESTS`, here. The factories' certified deals
+(tests/games/factories.py) solve each deal once a session, and passwords hash fast.
 """
 
 from __future__ import annotations
 
+import copy
 import os
+import warnings
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.db import connections
@@ -34,7 +43,79 @@ def strict_skips() -> bool:
     return os.environ.get("PATIENCE_STRICT_SKIPS", "") not in {"", "0"}
 
 
+#: Tests of a second or more (on a 2-core machine) that their own files do not mark `slow`:
+#: the test file, then the test functions (every parameter), a `name[parameter]` for one, or
+#: "*" for the whole file. Moving a mark into its file is better; then remove it here.
+SLOW_TESTS: dict[str, tuple[str, ...]] = {
+    # Hypothesis fuzzers, 150 examples each.
+    "tests/abuse/test_fuzz_engine.py": ("*",),
+    # A fresh interpreter loading the settings, or Django's deployment checks.
+    "tests/config/test_errors.py": (
+        "test_with_debug_off_an_unhandled_exceptions_traceback_goes_to_stderr",
+    ),
+    "tests/config/test_settings.py": (
+        "test_djangos_deployment_checklist_passes_with_production_settings",
+        "test_browser_security_headers_are_on_in_every_mode",
+        "test_https_can_be_turned_off_for_a_public_host_and_on_for_loopback",
+    ),
+    # The solver at work, or whole games played and verified move by move.
+    "tests/engine/test_doctests.py": ("test_doctests_pass[games.engine.solver]",),
+    "tests/games/test_admin.py": ("test_solve_now_runs_the_solver_and_stores_a_certificate",),
+    "tests/games/test_api.py": (
+        "test_no_munger_payload_carries_a_hidden_card",
+        "test_the_schema_generates_without_warnings_and_lists_every_endpoint",
+        "test_a_guest_plays_todays_daily_to_a_verified_win_and_then_sees_par",
+    ),
+    "tests/games/test_commands.py": (
+        "test_schedule_dailies_fails_when_a_day_is_left_empty",
+        "test_schedule_dailies_says_what_it_deals_as_it_goes",
+    ),
+    "tests/games/test_scheduling.py": (
+        "test_a_fresh_database_gets_a_full_week_for_both_games",
+        "test_a_second_run_changes_nothing",
+        "test_candidates_are_dealt_until_one_fits_and_the_others_are_kept",
+        "test_without_a_fit_the_closest_solved_difficulty_is_taken",
+        "test_an_unknown_or_unsolvable_deal_is_never_taken",
+    ),
+    "tests/games/test_services.py": (
+        "test_playing_the_certificate_wins_and_is_verified",
+        "test_verification_replays_the_stored_history",
+    ),
+    "tests/games/test_supply.py": ("test_on_the_third_day_the_first_request_prepares_today",),
+    # Waits for the live feed's coalescing window.
+    "tests/realtime/test_daily_socket.py": (
+        "test_a_quiet_boards_change_goes_out_at_once_and_a_busy_boards_waits",
+        "test_many_moves_are_coalesced_into_a_few_versioned_events",
+    ),
+}
+
+
+def _mark_slow_tests(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of `SLOW_TESTS` slow; warn of a name that matches no test of a file
+    collected whole (a test renamed or gone)."""
+    matched: set[tuple[str, str]] = set()
+    collected: set[str] = set()
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        names = SLOW_TESTS.get(path)
+        if names is None:
+            continue
+        collected.add(path)
+        for name in names:
+            if name in ("*", item.name, getattr(item, "originalname", None)):
+                item.add_marker(pytest.mark.slow)
+                matched.add((path, name))
+    if any("::" in arg for arg in config.args):
+        return  # single tests were asked for: the others of their files are not collected
+    for path in collected:
+        for name in SLOW_TESTS[path]:
+            if (path, name) not in matched:
+                warnings.warn(f"SLOW_TESTS: {path} has no test {name}", stacklevel=1)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m "not slow" deselects
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _mark_slow_tests(config, items)
     has_postgres = postgres_configured()
     has_redis = redis_configured()
     for item in items:
@@ -86,3 +167,32 @@ def _no_daily_supply_on_requests(settings):
     """Requests do not prepare the coming dailies in tests (games/supply.py), except in the
     tests of that very behaviour, which set `settings.DAILY_SUPPLY` themselves."""
     settings.DAILY_SUPPLY = "off"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Passwords hash with a fast hasher in tests: the real one takes a good part of a second
+    for each user made with a password (`admin_user`, accounts), on purpose."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _solve_each_deal_once() -> Iterator[None]:
+    """The factories solve a deal for every certified deal they make, hundreds of times a run on
+    the same few seeds: the first solve of a deal (with the same options) is kept for the
+    session, and each call answers a copy of it."""
+    from tests.games import factories
+
+    solved: dict[tuple[Any, ...], Any] = {}
+    real = factories.solve
+
+    def solve_once(game: str, deal_string: str, **options: Any) -> Any:
+        key = (game, deal_string, *sorted(options.items()))
+        if key not in solved:
+            solved[key] = real(game, deal_string, **options)
+        return copy.deepcopy(solved[key])
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(factories, "solve", solve_once)
+    yield
+    patch.undo()

@@ -65,6 +65,7 @@ def test_an_instant_certificate_bot_is_held(dailies, play, game: str) -> None:
     assert {"too_fast", "instant_first_move", "certificate_at_machine_speed"} <= rules(attempt)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_a_fixed_200_ms_rhythm_bot_is_held(dailies, play, game: str) -> None:
     daily = dailies(game)
@@ -101,6 +102,7 @@ def test_a_patient_bot_with_human_gaps_is_not_held(dailies, play) -> None:
     assert_ranked(attempt)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("seed", [11, 12, 13])
 def test_human_like_games_are_ranked(dailies, play, game: str, seed: int) -> None:
@@ -120,6 +122,7 @@ def test_a_fast_human_like_game_on_the_solvers_line_is_ranked(dailies, play, gam
     assert_ranked(play(daily, recorded))
 
 
+@pytest.mark.slow
 def test_the_human_like_games_undo_pause_and_let_the_server_finish(dailies, play) -> None:
     """What the human-like games above are made of, checked on the stored attempts."""
     daily = dailies("masterpiece")
