@@ -216,7 +216,8 @@ if DATABASE_URL:
 else:
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            # Django's SQLite backend, with a process's writers queued (config/sqlite/base.py).
+            "ENGINE": "config.sqlite",
             "NAME": Path(os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3"),
             "OPTIONS": {
                 # Writers queue for the lock at BEGIN (waiting up to `timeout` seconds) instead
