@@ -236,6 +236,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
+# Messages a socket's channel may hold before the layer drops new ones (the layers' default is
+# 100): a burst of moves sent over REST while a tab of the same attempt is open must not lose
+# the last states on their way to that tab.
+CHANNEL_CAPACITY = 1000
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -246,6 +251,7 @@ if REDIS_URL:
                 # blocking pop: a socket timeout shorter than that (redis-py's default under
                 # load) would kill idle consumers, so it is 15 s here.
                 "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15}],
+                "capacity": CHANNEL_CAPACITY,
             },
         }
     }
@@ -270,7 +276,12 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     # One process, no services: the in-memory layer only reaches consumers in this process.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": CHANNEL_CAPACITY},
+        }
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     # Tasks run inline; the in-memory broker makes sure nothing tries to reach a real one.
     CELERY_BROKER_URL = "memory://"
