@@ -395,6 +395,8 @@ class PlayPage {
     if (!this.endEl.hidden && this.endKey === key) return;
     this.endKey = key;
     const title = status === "won" ? t("end_won") : status === "resigned" ? t("end_resigned") : t("end_stuck");
+    // The status line says how it ended, whatever it said before (a move's words, a reconnection).
+    this.say(title);
     const facts = el("dl", { className: "end-facts" });
     const fact = (term, value, testid) => facts.append(el("dt", { text: term }), el("dd", { text: value, testid }));
     fact(t("moves"), String(s.moves_played), "end-moves");
