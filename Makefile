@@ -11,8 +11,11 @@ DEV_STAMP := $(VENV)/.requirements-dev.stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# The tests run in parallel, one worker a core (pytest-xdist); PYTEST_WORKERS= runs them in this
+# one process (e.g. with a debugger).
+PYTEST_WORKERS ?= -n auto
 
-.PHONY: setup setup-dev run test lint check-deploy bench clean
+.PHONY: setup setup-dev run test test-fast lint check-deploy bench clean
 
 # Re-installs only when a requirements file is newer than its stamp, so a second run is instant.
 setup: $(STAMP)
@@ -42,9 +45,15 @@ run: setup
 	$(PY) manage.py schedule_dailies --days 2 --candidates 4
 	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT)
 
-# Pass extra pytest arguments with PYTEST_ARGS, e.g. make test PYTEST_ARGS="-k rules -x".
+# Every test. Extra pytest arguments go in PYTEST_ARGS, e.g. make test PYTEST_ARGS="-k rules -x".
 test: setup-dev
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+# The tests that take under a second or so: not those marked slow (servers and workers in
+# subprocesses, long solves, the fuzzers) nor the browser tests. For the edit-test loop; CI runs
+# `make test`.
+test-fast: setup-dev
+	$(PY) -m pytest $(PYTEST_WORKERS) -m "not slow and not e2e" $(PYTEST_ARGS)
 
 lint: setup-dev
 	$(VENV)/bin/ruff check .

@@ -43,6 +43,18 @@ def strict_skips() -> bool:
     return os.environ.get("PATIENCE_STRICT_SKIPS", "") not in {"", "0"}
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """SQLite tests run on the in-memory database Django makes for them, said explicitly:
+    pytest-django names a database per xdist worker (`-n`) by adding a suffix to the test name
+    of every backend but Django's own SQLite one, and would take ours (config.sqlite) for a file
+    named after the path of db.sqlite3. An in-memory database is each worker's own anyway."""
+    from django.conf import settings
+
+    for database in settings.DATABASES.values():
+        if "sqlite" in database["ENGINE"] and not database.get("TEST", {}).get("NAME"):
+            database.setdefault("TEST", {})["NAME"] = ":memory:"
+
+
 #: Tests of a second or more (on a 2-core machine) that their own files do not mark `slow`:
 #: the test file, then the test functions (every parameter), a `name[parameter]` for one, or
 #: "*" for the whole file. Moving a mark into its file is better; then remove it here.
