@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import os
+import uuid
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -179,6 +180,18 @@ def _no_daily_supply_on_requests(settings):
     """Requests do not prepare the coming dailies in tests (games/supply.py), except in the
     tests of that very behaviour, which set `settings.DAILY_SUPPLY` themselves."""
     settings.DAILY_SUPPLY = "off"
+
+
+@pytest.fixture(autouse=True)
+def fresh_throttles(monkeypatch):
+    """Each test counts its requests afresh: throttle keys get a namespace of the test's own
+    rather than a cleared cache (under Redis the cache is shared with Celery's broker, with the
+    other xdist workers and with other runs of the suite)."""
+    from games.api import throttles
+
+    monkeypatch.setattr(
+        throttles._ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,6 @@ after commit; and what the player sees of it through the API."""
 from __future__ import annotations
 
 import random
-import uuid
 
 import pytest
 from django.contrib.auth.models import User
@@ -13,20 +12,12 @@ from rest_framework.test import APIClient
 
 from benchmarks.fairplay import instant_bot
 from games import services, signals
-from games.api import throttles
 from games.errors import Conflict, Malformed
 from games.identity import COOKIE_NAME
 from games.models import Attempt, ReviewDecision
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_throttles(monkeypatch):
-    monkeypatch.setattr(
-        throttles._ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
-    )
 
 
 @pytest.fixture
