@@ -98,6 +98,8 @@ class JsonSocket(AsyncWebsocketConsumer):
                     return
         except asyncio.CancelledError:
             pass
+        except OSError as exc:  # the client was gone already (uvicorn's ClientDisconnected)
+            logger.info("idle socket %s was gone already: %r", self.scope.get("path"), exc)
 
     async def disconnect(self, code: int) -> None:
         if self._watchdog is not None:

@@ -4,6 +4,8 @@ again, a lasting one closes with 4503 so that the client reconnects later."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -79,3 +81,18 @@ async def test_one_dead_connection_is_tried_again_and_the_socket_works(layer_fai
     connected, _ = await player.connect()
     assert connected and (await receive(player))["type"] == "state"
     await close_all(watcher, player)
+
+
+async def test_closing_an_idle_socket_whose_client_is_gone_raises_nothing():
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    idle = sockets.JsonSocket()
+    idle.scope = {"path": "/ws/daily/munger/2026-01-01/"}
+    idle.idle_seconds, idle.idle_check_seconds, idle.last_heard = 0, 0.01, 0.0
+
+    async def gone(code: int | None = None) -> None:
+        raise ClientDisconnected()
+
+    idle.close = gone
+
+    await asyncio.wait_for(idle._watch(), timeout=2)  # returns; nothing escapes the task
