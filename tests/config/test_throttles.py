@@ -109,3 +109,24 @@ def test_throttles_count_again_when_the_cache_is_back(settings, daily, monkeypat
 
     assert start(daily, "192.0.2.2").status_code == 201
     assert start(daily, "192.0.2.2").status_code == 429
+
+
+@pytest.mark.django_db
+def test_a_database_failure_in_a_throttle_is_not_taken_for_the_cache(
+    settings, daily, monkeypatch, caplog
+):
+    from django.db import OperationalError
+
+    rates(settings, starts_player="10/min")
+
+    def no_database(request):
+        raise OperationalError("couldn't get a connection after 5.00 sec")
+
+    monkeypatch.setattr(throttles.identity, "current_player", no_database)
+
+    with caplog.at_level(logging.WARNING, logger="games.api.throttles"):
+        answer = start(daily, "192.0.2.9")
+
+    assert answer.status_code == 503
+    assert answer.json()["code"] == "database_unavailable"
+    assert "throttles degraded" not in caplog.text
