@@ -97,7 +97,6 @@ SLOW_TESTS: dict[str, tuple[str, ...]] = {
     "tests/games/test_supply.py": ("test_on_the_third_day_the_first_request_prepares_today",),
     # Waits for the live feed's coalescing window.
     "tests/realtime/test_daily_socket.py": (
-        "test_a_quiet_boards_change_goes_out_at_once_and_a_busy_boards_waits",
         "test_many_moves_are_coalesced_into_a_few_versioned_events",
     ),
 }
