@@ -288,17 +288,18 @@ async def _flush_forever(wake: asyncio.Event) -> None:
     marked by other processes), never twice within `COALESCE_SECONDS`: a quiet board's first
     change goes out at once, a busy board's changes at most a few times a second."""
     loop = asyncio.get_running_loop()
-    last = -COALESCE_SECONDS
+    last_sent = -COALESCE_SECONDS  # when the last flush that sent an event began
     while True:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(wake.wait(), timeout=COALESCE_SECONDS)
-        early = last + COALESCE_SECONDS - loop.time()
+        early = last_sent + COALESCE_SECONDS - loop.time()
         if early > 0:
             await asyncio.sleep(early)
         wake.clear()
-        last = loop.time()
+        began = loop.time()
         try:
-            await flush_once()
+            if await flush_once():
+                last_sent = began
         except asyncio.CancelledError:
             raise
         except Exception:
