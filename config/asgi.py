@@ -2,9 +2,10 @@
 
 Serve it with `uvicorn config.asgi:application` (`make run` does). HTTP passes through
 `BodySizeLimitMiddleware` first (config/bodylimit.py): an oversized body is refused with 413
-before Django reads any of it. WebSockets pass the origin checks (a host of ALLOWED_HOSTS, then
-the site's own origin, port included: config/websocket.py) and the session/auth stack; a path
-no consumer serves is refused with close code 4404.
+before Django reads any of it; then at most `HTTP_CONCURRENCY` requests per process are inside
+Django at once, the others wait their turn (config/concurrency.py). WebSockets pass the origin
+checks (a host of ALLOWED_HOSTS, then the site's own origin, port included: config/websocket.py)
+and the session/auth stack; a path no consumer serves is refused with close code 4404.
 """
 
 import os
@@ -19,14 +20,18 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
+from config.concurrency import ConcurrencyLimitMiddleware  # noqa: E402
 from config.routing import unknown_path_route, websocket_urlpatterns  # noqa: E402
 from config.websocket import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": BodySizeLimitMiddleware(django_asgi_app),
+        "http": BodySizeLimitMiddleware(
+            ConcurrencyLimitMiddleware(django_asgi_app, settings.HTTP_CONCURRENCY)
+        ),
         "websocket": AllowedHostsOriginValidator(
             SameOriginValidator(
                 AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, unknown_path_route]))

@@ -17,6 +17,8 @@ local-memory cache and Celery in eager mode.
     DATABASE_URL          e.g. postgres://postgres@127.0.0.1:5432/patience (psycopg 3, pooled);
                           default: SQLite
     DATABASE_POOL_SIZE    most PostgreSQL connections per process (default 20)
+    HTTP_CONCURRENCY      HTTP requests inside Django at once per process; the others wait
+                          their turn (default: DATABASE_POOL_SIZE)
     SQLITE_PATH           the SQLite file without DATABASE_URL (default db.sqlite3 at the root)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0: channel layer, cache (throttles),
                           Celery (default none: in-memory layer, local-memory cache, eager Celery)
@@ -202,6 +204,10 @@ LOGGING = {
 # --- Database -------------------------------------------------------------------------------------
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+DATABASE_POOL_SIZE = env_int("DATABASE_POOL_SIZE", 20)
+# HTTP requests inside Django at once per process (config/concurrency.py): each holds a database
+# connection for its duration, so no more than the pool has; the others wait their turn.
+HTTP_CONCURRENCY = env_int("HTTP_CONCURRENCY", DATABASE_POOL_SIZE)
 if DATABASE_URL:
     # postgres://... uses Django's postgresql backend with psycopg 3. Connections come from
     # psycopg's pool (one per process, at most DATABASE_POOL_SIZE); Django requires
@@ -210,7 +216,7 @@ if DATABASE_URL:
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
-            "max_size": env_int("DATABASE_POOL_SIZE", 20),
+            "max_size": DATABASE_POOL_SIZE,
             "timeout": 5,  # seconds to wait for a free connection, then 503
         }
 else:
