@@ -14,6 +14,7 @@ import json
 import os
 import secrets
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -65,6 +66,12 @@ def _run(cmd: list[str], env: dict[str, str] | None = None, timeout: float = 300
 def redis_flush() -> None:
     """Empty the benchmark's own Redis database (DB 5) only."""
     _run(["redis-cli", "-h", "127.0.0.1", "-n", str(REDIS_DB), "FLUSHDB"], timeout=10)
+
+
+def _port_answers(port: int) -> bool:
+    with socket.socket() as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 class Servers:
@@ -173,6 +180,8 @@ class Servers:
             env["LD_PRELOAD"] = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
         for i, url in enumerate(self.urls):
             port = url.rsplit(":", 1)[1]
+            if _port_answers(int(port)):  # a server left over from an earlier run would answer
+                raise RuntimeError(f"port {port} is in use: stop what listens there first")
             log = Path(self.tmp.name) / f"server-{i}.log"
             self.logs.append(log)
             cmd = [PYTHON, "-m", "uvicorn", self.app]
