@@ -25,7 +25,8 @@ from collections import deque
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from redis.exceptions import RedisError
+
+from games.errors import REDIS_ERRORS
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +118,7 @@ class JsonSocket(AsyncWebsocketConsumer):
             try:
                 await self.channel_layer.group_add(group, self.channel_name)
                 return True
-            except (OSError, RedisError) as exc:
+            except REDIS_ERRORS as exc:
                 error = exc
         logger.warning("channel layer unavailable, %s not joined: %r", group, error)
         return False
@@ -127,7 +128,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         (group memberships expire), so a failure is only logged."""
         try:
             await self.channel_layer.group_discard(group, self.channel_name)
-        except (OSError, RedisError) as exc:
+        except REDIS_ERRORS as exc:
             logger.warning("channel layer unavailable, %s not left: %r", group, exc)
 
     async def send_json(self, content: dict[str, Any]) -> None:

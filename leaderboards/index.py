@@ -32,13 +32,14 @@ from typing import Any, TypeVar
 import redis
 from django.conf import settings
 
+from games import errors
 from games.models import Attempt
 from leaderboards import board, ranking
 
 logger = logging.getLogger(__name__)
 
 #: What "Redis is not there" looks like.
-REDIS_ERRORS: tuple[type[BaseException], ...] = (redis.exceptions.RedisError, OSError)
+REDIS_ERRORS = errors.REDIS_ERRORS  # what an unreachable Redis raises (games/errors.py)
 
 #: An index lives this long after its last change; an older board is rebuilt when read.
 TTL_SECONDS = 3 * 24 * 3600

@@ -21,18 +21,18 @@ import threading
 import time
 from typing import Any
 
-from redis.exceptions import RedisError
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
 from games.api import identity
+from games.errors import REDIS_ERRORS
 
 logger = logging.getLogger(__name__)
 
 #: What a cache that cannot be reached raises (django-redis raises none with IGNORE_EXCEPTIONS,
 #: as configured; these cover a cache configured otherwise). A database error, say while the
 #: player is looked up, is not one of them: it goes on to the 503 of the database's absence.
-CACHE_ERRORS = (OSError, RedisError)
+CACHE_ERRORS = REDIS_ERRORS
 
 #: Seconds between two "throttles degraded" warnings.
 DEGRADED_WARNING_INTERVAL = 60.0
