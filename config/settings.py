@@ -22,6 +22,9 @@ local-memory cache and Celery in eager mode.
     SQLITE_PATH           the SQLite file without DATABASE_URL (default db.sqlite3 at the root)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0: channel layer, cache (throttles),
                           Celery (default none: in-memory layer, local-memory cache, eager Celery)
+    REDIS_KEY_PREFIX      the start of every key this service keeps in Redis (channel layer,
+                          cache, leaderboard index, live boards), so that two deployments (or
+                          two test runs) can share one Redis (default "patience")
     HTTPS                 "true"/"false": redirect to HTTPS, HSTS, secure cookies (default true
                           unless every ALLOWED_HOSTS entry is a loopback host)
     HSTS_SECONDS          Strict-Transport-Security max-age when HTTPS is on (default 31536000)
@@ -241,6 +244,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer, cache, Celery ----------------------------------------------------------
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Every Redis key of this service starts with it. Database ids (an attempt's, a daily's) name
+# channel groups and keys: two deployments, or two test databases, sharing one Redis must not
+# share names.
+REDIS_KEY_PREFIX = os.environ.get("REDIS_KEY_PREFIX", "patience")
 
 # Messages a socket's channel may hold before the layer drops new ones (the layers' default is
 # 100): a burst of moves sent over REST while a tab of the same attempt is open must not lose
@@ -258,6 +265,7 @@ if REDIS_URL:
                 # load) would kill idle consumers, so it is 15 s here.
                 "hosts": [{"address": REDIS_URL, "max_connections": 1000, "socket_timeout": 15}],
                 "capacity": CHANNEL_CAPACITY,
+                "prefix": f"{REDIS_KEY_PREFIX}:ws",
             },
         }
     }
@@ -268,7 +276,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django_redis.cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "patience",
+            "KEY_PREFIX": REDIS_KEY_PREFIX,
             "OPTIONS": {
                 "IGNORE_EXCEPTIONS": True,
                 "SOCKET_CONNECT_TIMEOUT": 0.25,

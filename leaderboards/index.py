@@ -78,8 +78,8 @@ class Keys:
 
 def keys(daily_id: int) -> Keys:
     """The Redis keys of a daily's index (the one place that names them). The prefix is the
-    `LEADERBOARD_KEY_PREFIX` setting, "patience:lb:" by default."""
-    prefix = getattr(settings, "LEADERBOARD_KEY_PREFIX", "patience:lb:")
+    `LEADERBOARD_KEY_PREFIX` setting when set, else "<REDIS_KEY_PREFIX>:lb:"."""
+    prefix = getattr(settings, "LEADERBOARD_KEY_PREFIX", None) or f"{settings.REDIS_KEY_PREFIX}:lb:"
     base = f"{prefix}{int(daily_id)}"
     return Keys(f"{base}:board", f"{base}:rows", f"{base}:meta", f"{base}:lock")
 

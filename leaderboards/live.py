@@ -93,7 +93,7 @@ class LocalStore:
 class RedisStore:
     """Several processes: marks, versions and the log in Redis (one client per process)."""
 
-    def __init__(self, url: str, prefix: str = "live") -> None:
+    def __init__(self, url: str, prefix: str) -> None:
         import redis
 
         self.redis = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
@@ -155,7 +155,11 @@ def store() -> LocalStore | RedisStore:
     global _store
     with _store_lock:
         if _store is None:
-            _store = RedisStore(settings.REDIS_URL) if settings.REDIS_URL else LocalStore()
+            _store = (
+                RedisStore(settings.REDIS_URL, prefix=f"{settings.REDIS_KEY_PREFIX}:live")
+                if settings.REDIS_URL
+                else LocalStore()
+            )
         return _store
 
 

@@ -201,6 +201,24 @@ def _fast_password_hashing(settings):
 
 
 @pytest.fixture(autouse=True, scope="session")
+def _redis_names_of_this_process() -> None:
+    """Redis keys and channel groups of this test process's own. Their names carry database ids
+    (attempt 5's group, daily 3's board), and every xdist worker has a database of its own
+    counting from 1 while all share one Redis: without a prefix per process, a move in one
+    worker's attempt 5 would reach the sockets of another worker's attempt 5."""
+    from django.conf import settings
+
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    settings.REDIS_KEY_PREFIX = prefix
+    for layer in settings.CHANNEL_LAYERS.values():
+        if "prefix" in layer.get("CONFIG", {}):
+            layer["CONFIG"]["prefix"] = f"{prefix}:ws"
+    for cache in settings.CACHES.values():
+        if "KEY_PREFIX" in cache:
+            cache["KEY_PREFIX"] = prefix
+
+
+@pytest.fixture(autouse=True, scope="session")
 def _solve_each_deal_once() -> Iterator[None]:
     """The factories solve a deal for every certified deal they make, hundreds of times a run on
     the same few seeds: the first solve of a deal (with the same options) is kept for the

@@ -32,6 +32,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ SETTINGS_VARIABLES = (
     "DATABASE_POOL_SIZE",
     "SQLITE_PATH",
     "REDIS_URL",
+    "REDIS_KEY_PREFIX",
     "HTTPS",
     "HSTS_SECONDS",
     "NUM_PROXIES",
@@ -184,6 +186,8 @@ def server_env(*, database: str, redis: str | None = None, **extra: str) -> dict
     )
     if redis:
         env["REDIS_URL"] = redis
+        # Its own names in the shared Redis (its database's ids repeat other servers').
+        env["REDIS_KEY_PREFIX"] = f"test-{uuid.uuid4().hex[:12]}"
     env.update(extra)
     return env
 
@@ -331,12 +335,15 @@ class CeleryWorker:
     REDIS_URL), one task at a time, consuming `queue` only; its node is `name@<host>`."""
 
     def __init__(self, *, queue: str, database: str, log: Path, name: str | None = None) -> None:
+        from django.conf import settings
+
         self.queue = queue
         self.node = f"{name or queue}@{socket.gethostname()}"
         self.env = {
             **os.environ,
             "DATABASE_URL": database,
             "DJANGO_SETTINGS_MODULE": "config.settings",
+            "REDIS_KEY_PREFIX": settings.REDIS_KEY_PREFIX,  # the names of the tests' process
         }
         self.log_path = log
         self.process: subprocess.Popen | None = None

@@ -271,3 +271,16 @@ def test_the_checkouts_secret_key_file_is_ignored_by_git():
     )
 
     assert done.returncode == 0
+
+
+def test_every_redis_name_starts_with_the_deployments_prefix():
+    names = ["CHANNEL_LAYERS", "CACHES", "REDIS_KEY_PREFIX"]
+    url = "redis://127.0.0.1:6379/0"
+
+    default = settings_of(names, REDIS_URL=url)
+    staging = settings_of(names, REDIS_URL=url, REDIS_KEY_PREFIX="staging")
+
+    assert default["REDIS_KEY_PREFIX"] == "patience"
+    assert staging["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "staging:ws"
+    assert staging["CACHES"]["default"]["KEY_PREFIX"] == "staging"
+    assert default["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "patience:ws"

@@ -46,6 +46,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,9 @@ def _server_env(database: Path, port: int) -> dict[str, str]:
     )
     if os.environ.get("REDIS_URL"):
         env["REDIS_URL"] = os.environ["REDIS_URL"]
+        # Names of its own in the shared Redis: its database's ids repeat those of the other
+        # workers' servers, and an attempt's socket group is named by its id.
+        env["REDIS_KEY_PREFIX"] = f"test-e2e-{uuid.uuid4().hex[:12]}"
     # Every test browser comes from 127.0.0.1: creating guests and accounts is throttled per
     # address, which the tests would otherwise share (with Redis, across runs too).
     for scope in ("GUESTS_IP", "GUESTS_NET", "ACCOUNTS_IP"):

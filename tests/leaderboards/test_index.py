@@ -57,6 +57,11 @@ def test_the_key_names_the_daily(settings) -> None:
     assert len({*index.keys(7).__dict__.values()}) == 4
 
 
+def test_the_keys_start_with_the_deployments_prefix_by_default(settings) -> None:
+    settings.REDIS_KEY_PREFIX = "staging"
+    assert index.keys(7).board == "staging:lb:7:board"
+
+
 def test_one_client_per_process(settings) -> None:
     settings.REDIS_URL = "redis://127.0.0.1:6379/0"
     assert index.client() is index.client()

@@ -216,7 +216,7 @@ async def test_an_update_made_in_one_process_reaches_a_watcher_of_another():
     daily = await a_daily()
     alice, _ = await a_player("alice")
     attempt = await an_attempt(alice, daily)
-    other_process = RedisChannelLayer(hosts=[settings.REDIS_URL])
+    other_process = RedisChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
     channel = await other_process.new_channel()
     await other_process.group_add(live.daily_group(daily.pk), channel)
 
