@@ -95,6 +95,8 @@ export class PlaySocket {
       return;
     }
     if (message.type === "state" && message.state) {
+      // Only this attempt's states: anything else is not this board's to draw.
+      if (message.state.id !== this.attemptId) return;
       this.lastSeq = message.state.seq;
       const pending = this.pending;
       if (pending && message.state.seq > pending.seq) {
