@@ -117,7 +117,7 @@ def test_redis_stops_mid_play_and_comes_back(start_server):
             last_version = seen[-1]["version"]
         assert board_ranks(alice, daily) == expected_ranks(daily)
         lb_keys = redis_py.Redis.from_url(own.url)
-        assert lb_keys.keys(f"patience:lb:{daily.pk}:*")
+        assert lb_keys.keys(f"{server.env['REDIS_KEY_PREFIX']}:lb:{daily.pk}:*")
 
         # Redis dies.
         own.stop()
@@ -169,9 +169,9 @@ def test_redis_stops_mid_play_and_comes_back(start_server):
         # few seconds after an error before it tries Redis again).
         def rebuilt() -> bool:
             assert board_ranks(bob, daily) == expected_ranks(daily)
-            return bool(lb_keys.exists(f"patience:lb:{daily.pk}:meta"))
+            return bool(lb_keys.exists(f"{server.env['REDIS_KEY_PREFIX']}:lb:{daily.pk}:meta"))
 
         wait_until(rebuilt, timeout=20, step=0.5, what="the leaderboard index rebuilt")
-        assert lb_keys.zcard(f"patience:lb:{daily.pk}:board") == 2
+        assert lb_keys.zcard(f"{server.env['REDIS_KEY_PREFIX']}:lb:{daily.pk}:board") == 2
     finally:
         own.stop()
