@@ -32,6 +32,8 @@ PG_USER = "postgres"
 BENCH_DB = "patience_bench"
 REDIS_DB = 5
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
+#: The servers' REDIS_KEY_PREFIX: the start of every key and channel group they keep in Redis.
+REDIS_KEY_PREFIX = "bench"
 GAMES = ("munger", "masterpiece")
 
 #: Every throttle scope and kind of the settings (THROTTLE_RATES), raised for benchmarks.
@@ -125,6 +127,7 @@ class Servers:
         if self.setup.postgres:
             env["DATABASE_URL"] = self.database_url
             env["REDIS_URL"] = REDIS_URL
+            env["REDIS_KEY_PREFIX"] = REDIS_KEY_PREFIX
         else:
             env["SQLITE_PATH"] = str(Path(self.tmp.name) / "bench.sqlite3")
         if self.pool_size:

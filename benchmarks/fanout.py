@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _servers import (  # noqa: E402
     POSTGRES_2,
+    REDIS_KEY_PREFIX,
     REDIS_URL,
     Servers,
     machine,
@@ -248,10 +249,12 @@ async def _last_event(servers: Servers, daily: dict) -> dict:
 
     client = aioredis.Redis.from_url(REDIS_URL)
     try:
-        raw = await client.lindex(f"live:daily:{daily['id']}:log", -1)
+        raw = await client.lindex(f"{REDIS_KEY_PREFIX}:live:daily:{daily['id']}:log", -1)
     finally:
         await client.aclose()
-    return json.loads(raw) if raw else {}
+    if not raw:  # the bare layer's payload would be empty: a comparison of nothing
+        raise RuntimeError(f"no event of daily {daily['id']} in the servers' Redis log")
+    return json.loads(raw)
 
 
 def fmt(row: dict) -> list[str]:
