@@ -289,11 +289,9 @@ BOARD = {
 FAR_ROW = {**BOARD["rows"][-1], "rank": 9, "player": "Eve", "moves": 5, "foundation_cards": 4}
 
 
-def test_board_shows_shared_ranks_your_row_and_the_live_race(
-    e2e_page, live_server_url, dailies, screenshot
-):
-    page = e2e_page
-    today = dailies["munger"]["date"]
+def board_with_a_fake_socket(page: Any, live_server_url: str, today: str, heard=None) -> Any:
+    """Munger's board of `today` open on `page`, its API answering BOARD and its daily socket
+    answered by the test (the route returned; what the page sends goes to `heard`)."""
     body = json.dumps({**BOARD, "date": today})
     page.route(
         "**/api/leaderboards/munger/*/**",
@@ -301,22 +299,31 @@ def test_board_shows_shared_ranks_your_row_and_the_live_race(
     )
     sockets: list[Any] = []
 
-    page.route_web_socket(
-        re.compile(r".*/ws/daily/munger/.*"), lambda socket: sockets.append(socket)
-    )
+    def fake_server(socket: Any) -> None:
+        if heard is not None:
+            socket.on_message(lambda text: heard.append(json.loads(text)))
+        sockets.append(socket)
 
+    page.route_web_socket(re.compile(r".*/ws/daily/munger/.*"), fake_server)
     page.goto(f"{live_server_url}/board/munger/{today}/")
+    for _ in range(100):
+        if sockets:
+            return sockets[0]
+        page.wait_for_timeout(100)
+    raise AssertionError("the page did not open the daily's socket")
+
+
+def test_board_shows_shared_ranks_your_row_and_the_live_race(
+    e2e_page, live_server_url, dailies, screenshot
+):
+    page = e2e_page
+    socket = board_with_a_fake_socket(page, live_server_url, dailies["munger"]["date"])
 
     ranks = page.locator("#ranks-body td.rank")
     expect(ranks).to_have_count(4)
     numbers = [re.search(r"\d+", text).group() for text in ranks.all_inner_texts()]
     assert numbers == ["1", "2", "2", "4"]
     # The socket's snapshot: playing now, the race, and a row far below after a gap.
-    for _ in range(100):
-        if sockets:
-            break
-        page.wait_for_timeout(100)
-    assert sockets, "the page opened the daily's socket"
     live = {"player": "Di", "moves": 13, "foundation_cards": 10, "status": "playing"}
     snapshot = {
         "type": "snapshot",
@@ -325,7 +332,7 @@ def test_board_shows_shared_ranks_your_row_and_the_live_race(
         "playing_now": 3,
         "feed": [live],
     }
-    sockets[0].send(json.dumps(snapshot))
+    socket.send(json.dumps(snapshot))
     expect(page.locator("#playing-now")).to_have_text("3")
     expect(ranks).to_have_count(5)
     expect(page.locator("#ranks-body tr.gap")).to_have_count(1)
@@ -443,3 +450,29 @@ def test_pages_run_under_the_content_security_policy_without_errors(
         page.wait_for_load_state("networkidle")
 
     assert not errors, "\n".join(errors)
+
+
+def test_a_missed_board_update_is_asked_for_again(e2e_page, live_server_url, dailies):
+    """An update whose version skips one is not drawn: the page asks for what followed the
+    last version it saw (once), and draws the updates that come back in order."""
+    page = e2e_page
+    asked: list[dict] = []
+    socket = board_with_a_fake_socket(page, live_server_url, dailies["munger"]["date"], asked)
+    board = {"top": BOARD["rows"], "total": 4}
+
+    def event(kind: str, version: int, playing: int) -> str:
+        return json.dumps(
+            {"type": kind, "version": version, "board": board, "playing_now": playing}
+        )
+
+    socket.send(event("snapshot", 1, 1))
+    expect(page.locator("#playing-now")).to_have_text("1")
+    socket.send(event("update", 3, 3))  # version 2 never came
+    socket.send(event("update", 4, 4))  # the same gap: not asked twice
+    page.wait_for_timeout(300)
+
+    expect(page.locator("#playing-now")).to_have_text("1")
+    assert [m for m in asked if m.get("type") == "resync"] == [{"type": "resync", "version": 1}]
+    for version in (2, 3, 4):  # the server's answer: what came after version 1, in order
+        socket.send(event("update", version, version))
+    expect(page.locator("#playing-now")).to_have_text("4")

@@ -170,6 +170,7 @@ function addFeed(items) {
 function connect() {
   if (!config.socket || !("WebSocket" in window)) return;
   let version = -1;
+  let asked = -1; // the version a resync was last asked from
   let tries = 0;
   const open = () => {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
@@ -177,6 +178,7 @@ function connect() {
     let heartbeat = 0;
     socket.addEventListener("open", () => {
       tries = 0;
+      asked = -1;
       // A silent socket is closed by the server after a minute: say we are here.
       heartbeat = window.setInterval(() => socket.send(JSON.stringify({ type: "ping" })), 25000);
       // After a reconnection, ask for what was missed since the last version seen.
@@ -191,6 +193,13 @@ function connect() {
       }
       if (typeof data.version === "number") {
         if (data.type === "update" && data.version <= version) return;
+        if (data.type === "update" && version >= 0 && data.version > version + 1) {
+          // An update went missing on its way: ask for what came after the last one seen
+          // (this one among them), once per gap.
+          if (asked !== version) socket.send(JSON.stringify({ type: "resync", version }));
+          asked = version;
+          return;
+        }
         version = data.version;
       }
       if (data.board && Array.isArray(data.board.top)) {
