@@ -473,14 +473,9 @@ def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Att
 
 def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
     """The attempt, locked for this transaction; 404 unknown, 403 someone else's."""
-    try:
-        attempt = (
-            Attempt.objects.select_for_update(of=("self",))
-            .select_related("daily__deal")
-            .get(pk=attempt_id)
-        )
-    except Attempt.DoesNotExist:
-        raise NotFound("There is no such attempt.", code="attempt_not_found") from None
+    attempt = Attempt.objects.locked_for_play(attempt_id)
+    if attempt is None:
+        raise NotFound("There is no such attempt.", code="attempt_not_found")
     if attempt.player_id != player.pk:
         raise Forbidden("This attempt is someone else's.", code="not_your_attempt")
     return attempt
