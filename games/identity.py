@@ -17,10 +17,19 @@ from typing import Any
 
 from games import services
 from games.models import Player, PlayerToken
+from games.prepared import PreparedRead
 
 COOKIE_NAME = "patience_player"
 COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60  # seconds; renewed by every visit that knows the player
 TOKEN_MAX_LENGTH = 64
+
+#: A live token by its hash, with its player: every request with a cookie reads it.
+_TOKEN_READ: PreparedRead[PlayerToken] = PreparedRead(
+    lambda key_hash: PlayerToken.objects.select_related("player").filter(
+        key_hash=key_hash, revoked_at__isnull=True
+    ),
+    slot="0" * 64,
+)
 
 
 @dataclass(frozen=True)
@@ -43,11 +52,8 @@ def player_for(*, user: Any, cookies: Mapping[str, str]) -> Identity:
             return Identity(player, token if token and _owns(player, token) else None)
     if token is None:
         return Identity(None)
-    try:
-        found = PlayerToken.objects.select_related("player").get(
-            key_hash=PlayerToken.hash(token), revoked_at__isnull=True
-        )
-    except PlayerToken.DoesNotExist:
+    found = _TOKEN_READ.first(PlayerToken.hash(token))
+    if found is None:
         return Identity(None)
     player = found.player
     if player.user_id is not None:  # an account's player answers only to its session

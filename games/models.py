@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import threading
 from typing import Any
 
 from django.conf import settings
@@ -22,13 +21,12 @@ from django.core.validators import (
     MinValueValidator,
     RegexValidator,
 )
-from django.db import connections, models
+from django.db import models
 from django.db.models import Q
-from django.db.models.query import get_related_populators
-from django.db.transaction import TransactionManagementError
 
 from games import clock, names
 from games.engine import GAMES
+from games.prepared import PreparedRead
 
 RULES_VERSION = 1
 DEAL_LENGTH = 52 * 3 - 1  # 52 two-character codes and 51 spaces
@@ -256,34 +254,18 @@ class PlayerToken(models.Model):
         return hashlib.sha256(raw.encode()).hexdigest()
 
 
-#: The SQL of `AttemptQuerySet.locked_for_play`, compiled once per thread and database alias.
-_play_reads = threading.local()
-
 #: The ids a primary key column can hold (64-bit).
 BIGINT_MIN, BIGINT_MAX = -(2**63), 2**63 - 1
-
-#: A stand-in attempt id, replaced by the real one at each run of the compiled SQL.
-_ID_SLOT = -4242
 
 
 class AttemptQuerySet(models.QuerySet):
     def locked_for_play(self, pk: int) -> Attempt | None:
         """The attempt `pk` with its daily and the daily's deal (None: no such attempt), its row
         locked until the transaction ends (`FOR UPDATE OF` the attempt alone; the daily and deal
-        are read, not locked). The same as `select_for_update(of=("self",))
-        .select_related("daily__deal").filter(pk=pk).first()`, but the SQL is built once per
-        thread and database and run again with each id: building it took a good part of every
-        move's CPU. Only inside a transaction, as `select_for_update` itself."""
-        db = self.db
+        are read, not locked): `_PLAY_READ`, its SQL built once. Only inside a transaction."""
         if not BIGINT_MIN <= pk <= BIGINT_MAX:  # no row has it (and the database would refuse it)
             return None
-        if connections[db].get_autocommit():
-            raise TransactionManagementError("locked_for_play needs a transaction.")
-        reads = _play_reads.__dict__.setdefault("by_db", {})
-        read = reads.get(db)
-        if read is None:
-            read = reads[db] = _PlayRead(self, db)
-        return read.run(pk)
+        return _PLAY_READ.first(int(pk), using=self.db)
 
     def on_board(self) -> AttemptQuerySet:
         """The attempts a daily's board counts (`ON_BOARD`)."""
@@ -473,35 +455,10 @@ class ReviewDecision(models.Model):
         return f"{self.attempt}: {self.decision}"
 
 
-class _PlayRead:
-    """One thread's compiled `locked_for_play` query: the SQL, and how Django's own model
-    iterator turns its row into an attempt with its daily and deal (converters, related
-    populators), taken once from the compiler that built the SQL."""
-
-    def __init__(self, queryset: AttemptQuerySet, db: str) -> None:
-        query = (
-            queryset.select_for_update(of=("self",))
-            .select_related("daily__deal")
-            .filter(pk=_ID_SLOT)
-            .query
-        )
-        self.db = db
-        self.compiler = query.get_compiler(using=db)
-        self.sql, params = self.compiler.as_sql()
-        if list(params) != [_ID_SLOT]:  # the id must be the one parameter
-            raise RuntimeError(f"unexpected parameters of the play read: {params!r}")
-        info, select = self.compiler.klass_info, self.compiler.select
-        self.start, self.end = info["select_fields"][0], info["select_fields"][-1] + 1
-        self.fields = [column[0].target.attname for column in select[self.start : self.end]]
-        self.related = get_related_populators(info, select, db)
-
-    def run(self, pk: int) -> Attempt | None:
-        with connections[self.db].cursor() as cursor:
-            cursor.execute(self.sql, [int(pk)])
-            rows = cursor.fetchall()
-        for row in self.compiler.results_iter([rows]):
-            attempt = Attempt.from_db(self.db, self.fields, row[self.start : self.end])
-            for populator in self.related:
-                populator.populate(row, attempt)
-            return attempt
-        return None
+#: The read of every move: the attempt, locked, with its daily and deal.
+_PLAY_READ: PreparedRead[Attempt] = PreparedRead(
+    lambda pk: (
+        Attempt.objects.select_for_update(of=("self",)).select_related("daily__deal").filter(pk=pk)
+    ),
+    slot=-4242,
+)

@@ -1,5 +1,6 @@
-"""`Attempt.objects.locked_for_play`: the attempt a move works on, read with its daily and deal
-by SQL built once per thread, and the same as the ORM's own query gives."""
+"""games/prepared.py: reads whose SQL is built once. `Attempt.objects.locked_for_play` (the attempt
+a move works on, with its daily and deal) and the player cookie's token read give what the ORM's
+own queries give."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from games import services
-from games.models import BIGINT_MAX, Attempt
+from games import identity, services
+from games.models import BIGINT_MAX, Attempt, Player, PlayerToken
+from games.prepared import PreparedRead
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +106,50 @@ def test_the_row_stays_locked_until_the_transaction_ends():
         order.append("first commits")
     thread.join(5)
     assert order == ["first commits", "other read"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_is_shared_by_threads_each_on_its_own_connection():
+    attempt = played(True)
+    seen: list[int] = []
+
+    def read() -> None:
+        with transaction.atomic():
+            seen.append(Attempt.objects.locked_for_play(attempt.pk).pk)
+        connection.close()
+
+    with transaction.atomic():
+        assert Attempt.objects.locked_for_play(attempt.pk).pk == attempt.pk
+    for _ in range(2):
+        thread = threading.Thread(target=read)
+        thread.start()
+        thread.join(10)
+    assert seen == [attempt.pk, attempt.pk]
+
+
+def test_a_cookies_token_is_read_with_its_player_and_a_revoked_one_is_not():
+    guest = services.player_create_guest(display_name="Rosa")
+    raw = services.player_token_issue(player=guest)
+    expected = PlayerToken.objects.select_related("player").get(key_hash=PlayerToken.hash(raw))
+
+    with CaptureQueriesContext(connection) as queries:
+        found = identity._TOKEN_READ.first(PlayerToken.hash(raw))
+        player = found.player
+    assert len(queries) == 1
+    assert values(found) == values(expected) and values(player) == values(expected.player)
+    assert identity.player_for(user=None, cookies={identity.COOKIE_NAME: raw}).player == guest
+
+    services.player_token_revoke(raw=raw)
+    assert identity._TOKEN_READ.first(PlayerToken.hash(raw)) is None
+    assert identity.player_for(user=None, cookies={identity.COOKIE_NAME: raw}).player is None
+
+
+def test_more_than_one_row_is_an_error_and_the_value_must_be_the_one_parameter():
+    services.player_create_guest(display_name="Ann")
+    services.player_create_guest(display_name="Bea")
+    every = PreparedRead(lambda pk: Player.objects.filter(pk__gte=pk), slot=-1)
+    with pytest.raises(Player.MultipleObjectsReturned):
+        every.first(0)
+    fixed = PreparedRead(lambda pk: Player.objects.filter(pk=1), slot=-1)
+    with pytest.raises(ValueError):
+        fixed.first(1)
