@@ -87,3 +87,45 @@ class _Compiled(Generic[M]):
         for populator in self.related:
             populator.populate(row, instance)
         return instance
+
+
+class PreparedUpdate(Generic[M]):
+    """`update.save(instance)`: write every concrete field of an existing row but its primary key,
+    as `instance.save()` does for a row that exists (each field's `pre_save`, then its value
+    prepared for the database), with the UPDATE's SQL built once per database. No signals are
+    sent (`pre_save`, `post_save`): a model written this way has no receivers of them. A row
+    that is not there is an error, never an INSERT."""
+
+    def __init__(self, model: type[M]) -> None:
+        meta = model._meta
+        self.model = model
+        self.fields = [f for f in meta.concrete_fields if not f.primary_key]
+        for field in self.fields:
+            if hasattr(field, "get_placeholder"):  # a value that is not a plain parameter
+                raise TypeError(f"{model.__name__}.{field.name} needs a placeholder of its own")
+        self._sql: dict[str, str] = {}
+
+    def _sql_for(self, using: str) -> str:
+        sql = self._sql.get(using)
+        if sql is None:
+            quote = connections[using].ops.quote_name
+            meta = self.model._meta
+            columns = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
+            sql = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
+            self._sql[using] = sql
+        return sql
+
+    def save(self, instance: M, *, using: str | None = None) -> None:
+        using = using or instance._state.db or DEFAULT_DB_ALIAS
+        connection = connections[using]
+        values = [
+            field.get_db_prep_save(field.pre_save(instance, False), connection=connection)
+            for field in self.fields
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(self._sql_for(using), [*values, instance.pk])
+            written = cursor.rowcount
+        if written != 1:
+            raise self.model.DoesNotExist(f"{self.model.__name__} {instance.pk} is not there")
+        instance._state.adding = False
+        instance._state.db = using

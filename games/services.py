@@ -539,7 +539,7 @@ def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> Att
         _record(attempt, move, now)
         attempt.foundation_cards = game.foundation_cards
         _end_if_won(attempt, game, now)
-        attempt.save()
+        attempt.store()
         state = attempt_state(attempt, game, revealed=_codes(cards))
         _announce_move(state)
         return state
@@ -621,7 +621,7 @@ def attempt_finish(*, attempt_id: int, player: Player, seq: int) -> AttemptState
             _record(attempt, token, now)
         attempt.foundation_cards = game.foundation_cards
         _end_if_won(attempt, game, now)
-        attempt.save()
+        attempt.store()
         state = attempt_state(attempt, game)
         _announce_move(state)
         return state
@@ -653,7 +653,7 @@ def attempt_resign(*, attempt_id: int, player: Player) -> AttemptState:
         attempt.finished_at = clock.now()
         _verify(attempt)
         fairplay.hold_if_implausible(attempt)
-        attempt.save()
+        attempt.store()
         state = attempt_state(attempt)
         signals.send_on_commit(
             signals.attempt_finished,

@@ -4,6 +4,7 @@ own queries give."""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 
 import pytest
@@ -32,12 +33,12 @@ def values(instance) -> dict:
     return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
 
 
-def played(daily_attempt: bool) -> Attempt:
+def played(daily_attempt: bool, name: str = "alice", daily=None) -> Attempt:
     """A daily's attempt with three moves played (times and all), or a practice one."""
-    player = factories.player("alice")
+    player = factories.player(name)
     if not daily_attempt:
         return services.attempt_start_practice(player=player, game="munger", seed=7)[0]
-    daily = factories.daily()
+    daily = daily or factories.daily()
     attempt, _ = services.attempt_start(player=player, daily=daily)
     for seq, move in enumerate(daily.deal.certificate[:3]):
         services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
@@ -153,3 +154,42 @@ def test_more_than_one_row_is_an_error_and_the_value_must_be_the_one_parameter()
     fixed = PreparedRead(lambda pk: Player.objects.filter(pk=1), slot=-1)
     with pytest.raises(ValueError):
         fixed.first(1)
+
+
+def test_store_writes_what_save_writes():
+    """Two copies of one attempt, changed alike in fields of every kind: one saved by the ORM,
+    the other stored; read back, the two rows agree field by field."""
+    first = played(True)
+    second = played(True, "bob", first.daily)  # another player's, a twin to compare
+    now = first.started_at.replace(microsecond=123456)
+    for attempt in (first, second):
+        attempt.moves = [*attempt.moves, "U"]
+        attempt.move_times = [*attempt.move_times, 4321]
+        attempt.next_seq = attempt.move_count = 4
+        attempt.status = Attempt.Status.RESIGNED
+        attempt.started_at = now - dt.timedelta(minutes=5)
+        attempt.first_move_at = attempt.last_move_at = attempt.finished_at = now
+        attempt.verified_at = None
+        attempt.verified = True
+        attempt.review = Attempt.Review.HELD
+        attempt.held_reasons = [{"rule": "r", "value": 1.5}]
+        attempt.disqualified_reason = "é ✓"
+    first.save()
+    with CaptureQueriesContext(connection) as queries:
+        second.store()
+    assert len(queries) == 1 and queries[0]["sql"].startswith("UPDATE")
+
+    def row(attempt: Attempt) -> dict:
+        fresh = values(Attempt.objects.get(pk=attempt.pk))
+        return {k: v for k, v in fresh.items() if k not in {"id", "player_id"}}
+
+    assert row(second) == row(first)
+    assert Attempt.objects.get(pk=second.pk).move_times[-1] == 4321
+
+
+def test_storing_an_attempt_that_is_not_there_is_an_error():
+    attempt = played(True)
+    Attempt.objects.filter(pk=attempt.pk).delete()
+    with pytest.raises(Attempt.DoesNotExist):
+        attempt.store()
+    assert not Attempt.objects.filter(pk=attempt.pk).exists()  # no INSERT
