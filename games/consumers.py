@@ -18,12 +18,14 @@ made the move (games/live.py). Budget, heartbeats and errors: games/sockets.py.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
 
 from games import live, services
-from games.errors import ServiceError
+from games.errors import REDIS_ERRORS, ServiceError
 from games.identity import player_for
 from games.models import Attempt, Player
 from games.sockets import (
@@ -33,6 +35,8 @@ from games.sockets import (
     JsonSocket,
     error_message,
 )
+
+logger = logging.getLogger(__name__)
 
 
 @database_sync_to_async
@@ -53,17 +57,26 @@ def _state(attempt_id: int) -> dict[str, Any]:
 
 
 @database_sync_to_async
-def _act(kind: str, attempt_id: int, player: Player, message: dict[str, Any]) -> dict[str, Any]:
-    if kind == "move":
-        state = services.attempt_play(
-            attempt_id=attempt_id, player=player, seq=message.get("seq"), move=message.get("move")
-        )
-    elif kind == "finish":
-        state = services.attempt_finish(
-            attempt_id=attempt_id, player=player, seq=message.get("seq")
-        )
-    else:
-        state = services.attempt_resign(attempt_id=attempt_id, player=player)
+def _act(
+    kind: str, attempt_id: int, player: Player, message: dict[str, Any], channel: str
+) -> dict[str, Any]:
+    acting = live.acting_channel.set(channel)  # the push after commit skips this socket
+    try:
+        if kind == "move":
+            state = services.attempt_play(
+                attempt_id=attempt_id,
+                player=player,
+                seq=message.get("seq"),
+                move=message.get("move"),
+            )
+        elif kind == "finish":
+            state = services.attempt_finish(
+                attempt_id=attempt_id, player=player, seq=message.get("seq")
+            )
+        else:
+            state = services.attempt_resign(attempt_id=attempt_id, player=player)
+    finally:
+        live.acting_channel.reset(acting)
     return live.render(state)
 
 
@@ -86,6 +99,13 @@ class PlayConsumer(JsonSocket):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         self.group = group
+        try:  # before the first state is read: a move committed later is pushed to it
+            await asyncio.to_thread(live.tab_opened, self.attempt_id, self.channel_name)
+        except REDIS_ERRORS as exc:
+            logger.warning("play socket not registered, closed: %r", exc)
+            await self.leave_groups()
+            await self.close(code=CLOSE_UNAVAILABLE)
+            return
         await self.accept()
         await self.start_watchdog()
         await self.send_state(await _state(self.attempt_id))
@@ -93,6 +113,8 @@ class PlayConsumer(JsonSocket):
     async def leave_groups(self) -> None:
         if self.group is not None:
             await self.leave_group(self.group)
+            await asyncio.to_thread(live.tab_closed, self.attempt_id, self.channel_name)
+            self.group = None
 
     async def send_state(self, state: dict[str, Any]) -> None:
         self.sent = max(self.sent, (int(state["version"]), str(state["status"])))
@@ -109,7 +131,7 @@ class PlayConsumer(JsonSocket):
             )
             return
         try:
-            state = await _act(kind, self.attempt_id, self.player, message)
+            state = await _act(kind, self.attempt_id, self.player, message, self.channel_name)
         except ServiceError as exc:
             await self.send_json(
                 error_message(exc.code, exc.detail, seq=message.get("seq"), **exc.extra)

@@ -5,18 +5,31 @@ move: the REST API or a socket) push the attempt's new state to the group `attem
 which every play socket of that attempt joins. The state is built and rendered once, as the
 REST API renders it. A channel layer that is down (Redis) costs the live update, never the
 move: the error is logged and play goes on.
+
+The push goes out only when a socket other than the one that made the move listens: each play
+socket registers itself under its attempt (`tab_opened`, `tab_closed`; a Redis set shared by
+the server processes, or this process's memory without Redis), and the socket on whose message
+a move is made is `acting_channel` while the service runs. Most moves are made by the one tab
+open on the attempt, and the group message back to that same tab was a good part of a move's
+work. A set that cannot be read counts as "someone else may listen": the push goes out. A set
+not touched for `TABS_SECONDS` expires (a process that died cannot remove its sockets).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from collections import defaultdict
+from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.dispatch import receiver
 
 from games import signals
+from games.errors import REDIS_ERRORS
 from games.models import Attempt
 from games.state import AttemptState, attempt_state
 
@@ -56,12 +69,118 @@ def group_send(group: str, message: dict[str, Any]) -> bool:
     return True
 
 
+# -- who listens -------------------------------------------------------------------------------
+
+#: Seconds a Redis set of an attempt's sockets lives after its last use.
+TABS_SECONDS = 2 * 24 * 60 * 60
+
+#: The play socket whose message the running service call answers (None: REST, admin, tasks).
+acting_channel: ContextVar[str | None] = ContextVar("acting_channel", default=None)
+
+
+class _LocalTabs:
+    """One process (no Redis): the sockets open on each attempt, in memory."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.tabs: dict[int, set[str]] = defaultdict(set)
+
+    def add(self, attempt_id: int, channel: str) -> None:
+        with self.lock:
+            self.tabs[attempt_id].add(channel)
+
+    def discard(self, attempt_id: int, channel: str) -> None:
+        with self.lock:
+            self.tabs[attempt_id].discard(channel)
+            if not self.tabs[attempt_id]:
+                del self.tabs[attempt_id]
+
+    def members(self, attempt_id: int) -> set[str]:
+        with self.lock:
+            return set(self.tabs.get(attempt_id, ()))
+
+
+class _RedisTabs:
+    """Several processes: a Redis set per attempt, refreshed by each use."""
+
+    def __init__(self, url: str, prefix: str) -> None:
+        import redis
+
+        self.redis = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+        self.prefix = prefix
+
+    def _key(self, attempt_id: int) -> str:
+        return f"{self.prefix}:tabs:{int(attempt_id)}"
+
+    def add(self, attempt_id: int, channel: str) -> None:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(self._key(attempt_id), channel)
+            pipe.expire(self._key(attempt_id), TABS_SECONDS)
+            pipe.execute()
+
+    def discard(self, attempt_id: int, channel: str) -> None:
+        self.redis.srem(self._key(attempt_id), channel)
+
+    def members(self, attempt_id: int) -> set[str]:
+        with self.redis.pipeline(transaction=False) as pipe:
+            pipe.smembers(self._key(attempt_id))
+            pipe.expire(self._key(attempt_id), TABS_SECONDS)
+            found, _ = pipe.execute()
+        return {m.decode() if isinstance(m, bytes) else str(m) for m in found}
+
+
+_tabs: _LocalTabs | _RedisTabs | None = None
+_tabs_lock = threading.Lock()
+
+
+def tabs() -> _LocalTabs | _RedisTabs:
+    """This process's registry of play sockets (Redis when REDIS_URL is set)."""
+    global _tabs
+    with _tabs_lock:
+        if _tabs is None:
+            _tabs = (
+                _RedisTabs(settings.REDIS_URL, settings.REDIS_KEY_PREFIX)
+                if settings.REDIS_URL
+                else _LocalTabs()
+            )
+        return _tabs
+
+
+def tab_opened(attempt_id: int, channel: str) -> None:
+    """A play socket of the attempt is open (raises when Redis cannot be reached: the caller
+    closes the socket, which then reconnects)."""
+    tabs().add(attempt_id, channel)
+
+
+def tab_closed(attempt_id: int, channel: str) -> None:
+    """A play socket of the attempt closed; an unreachable Redis is only logged (the set
+    expires by itself, and a socket too many only costs a push)."""
+    try:
+        tabs().discard(attempt_id, channel)
+    except REDIS_ERRORS as exc:
+        logger.warning("play socket of attempt %s not unregistered: %r", attempt_id, exc)
+
+
+def others_listen(attempt_id: int) -> bool:
+    """Whether a socket other than the acting one is open on the attempt (True when it
+    cannot be known)."""
+    try:
+        members = tabs().members(attempt_id)
+    except REDIS_ERRORS:
+        return True
+    members.discard(acting_channel.get() or "")
+    return bool(members)
+
+
 @receiver(signals.move_played)
 @receiver(signals.attempt_finished)
 def _push_state(
     sender: Any, attempt_id: int, state: AttemptState | None = None, **kwargs: Any
 ) -> None:
-    """Push the committed state: the one the service built (`state`), else read afresh."""
+    """Push the committed state: the one the service built (`state`), else read afresh; only
+    when a socket other than the acting one listens."""
+    if not others_listen(attempt_id):
+        return
     if state is None:
         attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
         if attempt is None:

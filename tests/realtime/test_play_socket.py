@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
-from games import sockets
+from games import live, sockets
 from games.identity import COOKIE_NAME
 from games.models import Attempt
 from tests.realtime.conftest import (
@@ -240,3 +240,72 @@ async def test_a_silent_connection_is_closed_and_leaves_its_group(monkeypatch):
     assert closed == {"type": "websocket.close", "code": sockets.CLOSE_IDLE}
     await rest_move(token, attempt.pk, 0, daily.deal.certificate[0])
     assert await nothing_more(tab)
+
+
+@pytest.fixture
+def pushes(monkeypatch) -> list[str]:
+    """The groups the live push sends to (and sends on)."""
+    sent: list[str] = []
+    real = live.group_send
+
+    def spy(group, message):
+        sent.append(group)
+        return real(group, message)
+
+    monkeypatch.setattr(live, "group_send", spy)
+    return sent
+
+
+@database_sync_to_async
+def open_tabs(attempt_id: int) -> set[str]:
+    return live.tabs().members(attempt_id)
+
+
+async def test_a_move_of_the_only_open_tab_is_not_pushed_back_to_it(pushes):
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+    assert len(await open_tabs(attempt.pk)) == 1
+
+    await tab.send_json_to({"type": "move", "seq": 0, "move": daily.deal.certificate[0]})
+    assert (await receive(tab))["state"]["seq"] == 1
+
+    assert pushes == []  # nobody else listens: no group message
+    second = socket(f"/ws/play/{attempt.pk}/", token)
+    await second.connect()
+    await receive(second)
+    await tab.send_json_to({"type": "move", "seq": 1, "move": daily.deal.certificate[1]})
+    assert (await receive(tab))["state"]["seq"] == 2
+    assert (await receive(second))["state"]["seq"] == 2  # a second tab hears it
+    assert pushes == [live.attempt_group(attempt.pk)]
+    await close_all(tab, second)
+
+
+async def test_a_rest_move_with_no_tab_open_pushes_nothing_and_closed_tabs_leave(pushes):
+    daily, attempt, token = await alice_playing()
+    await rest_move(token, attempt.pk, 0, daily.deal.certificate[0])
+    assert pushes == []
+
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+    await rest_move(token, attempt.pk, 1, daily.deal.certificate[1])
+    assert (await receive(tab))["state"]["seq"] == 2
+    await close_all(tab)
+
+    assert await open_tabs(attempt.pk) == set()
+    await rest_move(token, attempt.pk, 2, daily.deal.certificate[2])
+    assert len(pushes) == 1
+
+
+async def test_when_the_open_tabs_cannot_be_read_the_push_goes_out(pushes, monkeypatch):
+    daily, attempt, token = await alice_playing()
+
+    def unreachable(attempt_id):
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(live.tabs(), "members", unreachable)
+    await rest_move(token, attempt.pk, 0, daily.deal.certificate[0])
+
+    assert pushes == [live.attempt_group(attempt.pk)]
