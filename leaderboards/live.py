@@ -46,6 +46,10 @@ BOARD_ROWS = 20
 FEED_ROWS = 20
 #: Redis keys of a daily expire this long after its last change.
 KEY_SECONDS = 3 * 24 * 3600
+#: Seconds a snapshot is shared by the watchers that connect while the daily's version stays
+#: the same (a board page opened by many at once, at midnight: one snapshot, not one each).
+#: Short, because "playing now" also changes with time alone.
+SNAPSHOT_SECONDS = 1.0
 
 
 def daily_group(daily_id: int) -> str:
@@ -203,19 +207,35 @@ def board_now(daily: DailyChallenge) -> dict[str, Any]:
     }
 
 
+#: The last snapshot built of each daily in this process: (version, monotonic time, snapshot).
+_snapshots: dict[int, tuple[int, float, dict[str, Any]]] = {}
+_snapshots_lock = threading.Lock()
+
+
 def snapshot(daily: DailyChallenge) -> dict[str, Any]:
-    """Everything a new watcher needs, at the daily's current version."""
+    """Everything a new watcher needs, at the daily's current version: built at most once per
+    `SNAPSHOT_SECONDS` and version in this process (read it, do not change it). A change made
+    since is in the next event, which every watcher of that version gets."""
     from leaderboards import selectors
 
-    return {
+    version = store().version(daily.pk)
+    now = time.monotonic()
+    with _snapshots_lock:
+        kept = _snapshots.get(daily.pk)
+    if kept is not None and kept[0] == version and now - kept[1] < SNAPSHOT_SECONDS:
+        return kept[2]
+    built = {
         "type": "snapshot",
-        "version": store().version(daily.pk),
+        "version": version,
         "game": daily.game,
         "date": daily.date.isoformat(),
         "board": board_now(daily),
         "playing_now": selectors.playing_now(daily=daily),
         "feed": selectors.race_feed(daily=daily, limit=FEED_ROWS),
     }
+    with _snapshots_lock:
+        _snapshots[daily.pk] = (version, now, built)
+    return built
 
 
 def update_for(daily_id: int, attempt_ids: set[int]) -> dict[str, Any] | None:

@@ -200,6 +200,16 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _no_snapshot_of_another_test() -> None:
+    """The live boards' snapshots are kept a moment per daily id and version, and ids and
+    versions repeat from test to test: each test starts without any."""
+    from leaderboards import live
+
+    with live._snapshots_lock:
+        live._snapshots.clear()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _redis_names_of_this_process() -> None:
     """Redis keys and channel groups of this test process's own. Their names carry database ids

@@ -229,3 +229,36 @@ async def test_an_update_made_in_one_process_reaches_a_watcher_of_another():
     assert json.loads(message["text"])["version"] == 1
     await other_process.group_discard(live.daily_group(daily.pk), channel)
     await other_process.flush()
+
+
+async def test_watchers_arriving_together_share_one_snapshot_until_the_board_changes(
+    monkeypatch,
+):
+    """A crowd opening the board at once costs one snapshot per version, not one each; after
+    a change (a new version) the next watcher's snapshot is built afresh and holds it."""
+    daily = await a_daily()
+    built: list[int] = []
+    real = live.board_now
+
+    def counted(d):
+        built.append(d.pk)
+        return real(d)
+
+    monkeypatch.setattr(live, "board_now", counted)
+    crowd = [socket(f"/ws/daily/{daily.game}/{daily.date.isoformat()}/") for _ in range(5)]
+    for watcher in crowd:
+        assert (await watcher.connect())[0]
+    snapshots = [await receive(w) for w in crowd]
+    assert len(built) == 1 and {s["version"] for s in snapshots} == {0}
+
+    alice, _ = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+    await play(attempt.pk, alice, daily.deal.certificate[:1])
+    await live.flush_once()
+    late = socket(f"/ws/daily/{daily.game}/{daily.date.isoformat()}/")
+    assert (await late.connect())[0]
+    fresh = await receive(late)
+
+    assert fresh["type"] == "snapshot" and fresh["version"] == 1 and len(built) >= 2
+    assert fresh["board"]["total"] == 1
+    await close_all(*crowd, late)
