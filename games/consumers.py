@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -85,6 +86,7 @@ class PlayConsumer(JsonSocket):
     player: Player
     group: str | None = None
     sent: tuple[int, str] = (-1, "")
+    registered_at = 0.0  # monotonic time of the last registration in the attempt's tabs
 
     async def connect(self) -> None:
         self.attempt_id = int(self.scope["url_route"]["kwargs"]["attempt_id"])
@@ -101,6 +103,7 @@ class PlayConsumer(JsonSocket):
         self.group = group
         try:  # before the first state is read: a move committed later is pushed to it
             await asyncio.to_thread(live.tab_opened, self.attempt_id, self.channel_name)
+            self.registered_at = time.monotonic()
         except REDIS_ERRORS as exc:
             logger.warning("play socket not registered, closed: %r", exc)
             await self.leave_groups()
@@ -109,6 +112,16 @@ class PlayConsumer(JsonSocket):
         await self.accept()
         await self.start_watchdog()
         await self.send_state(await _state(self.attempt_id))
+
+    async def on_ping(self) -> None:
+        """A socket open for long stays in its attempt's registry (which expires unused)."""
+        if self.group is None or time.monotonic() - self.registered_at < live.TABS_REFRESH_SECONDS:
+            return
+        self.registered_at = time.monotonic()
+        try:
+            await asyncio.to_thread(live.tab_opened, self.attempt_id, self.channel_name)
+        except REDIS_ERRORS as exc:  # tried again at a later ping
+            logger.warning("play socket registration not refreshed: %r", exc)
 
     async def leave_groups(self) -> None:
         if self.group is not None:

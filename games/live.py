@@ -12,7 +12,8 @@ the server processes, or this process's memory without Redis), and the socket on
 a move is made is `acting_channel` while the service runs. Most moves are made by the one tab
 open on the attempt, and the group message back to that same tab was a good part of a move's
 work. A set that cannot be read counts as "someone else may listen": the push goes out. A set
-not touched for `TABS_SECONDS` expires (a process that died cannot remove its sockets).
+not touched for `TABS_SECONDS` expires (a process that died cannot remove its sockets); an open
+socket registers again at a heartbeat every `TABS_REFRESH_SECONDS`.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def group_send(group: str, message: dict[str, Any]) -> bool:
 
 #: Seconds a Redis set of an attempt's sockets lives after its last use.
 TABS_SECONDS = 2 * 24 * 60 * 60
+#: An open socket registers itself again at the first heartbeat after this many seconds.
+TABS_REFRESH_SECONDS = 60 * 60
 
 #: The play socket whose message the running service call answers (None: REST, admin, tasks).
 acting_channel: ContextVar[str | None] = ContextVar("acting_channel", default=None)

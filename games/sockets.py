@@ -166,9 +166,13 @@ class JsonSocket(AsyncWebsocketConsumer):
             )
             return
         if message["type"] == "ping":
+            await self.on_ping()
             await self.send_json({"type": "pong"})
             return
         await self.on_message(message)
 
     async def on_message(self, message: dict[str, Any]) -> None:
         raise NotImplementedError
+
+    async def on_ping(self) -> None:
+        """At a heartbeat, before its pong: subclasses keep what they registered alive."""

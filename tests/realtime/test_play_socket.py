@@ -309,3 +309,30 @@ async def test_when_the_open_tabs_cannot_be_read_the_push_goes_out(pushes, monke
     await rest_move(token, attempt.pk, 0, daily.deal.certificate[0])
 
     assert pushes == [live.attempt_group(attempt.pk)]
+
+
+async def test_a_long_open_socket_registers_again_at_a_heartbeat(monkeypatch):
+    """The registry of open sockets expires unused; a socket that stays open renews its place
+    at a heartbeat once `TABS_REFRESH_SECONDS` have passed."""
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+    registered: list[int] = []
+    real = live.tab_opened
+
+    def spy(attempt_id, channel):
+        registered.append(attempt_id)
+        return real(attempt_id, channel)
+
+    monkeypatch.setattr(live, "tab_opened", spy)
+    await tab.send_json_to({"type": "ping"})
+    assert (await receive(tab))["type"] == "pong"
+    assert registered == []  # too soon
+
+    monkeypatch.setattr(live, "TABS_REFRESH_SECONDS", 0)
+    await tab.send_json_to({"type": "ping"})
+    assert (await receive(tab))["type"] == "pong"
+    assert registered == [attempt.pk]
+    assert len(await open_tabs(attempt.pk)) == 1
+    await close_all(tab)
