@@ -242,18 +242,23 @@ async def test_a_silent_connection_is_closed_and_leaves_its_group(monkeypatch):
     assert await nothing_more(tab)
 
 
+def first_arguments(monkeypatch, name: str) -> list:
+    """The first argument of each call of `games.live.<name>`, which still does its work."""
+    seen: list = []
+    real = getattr(live, name)
+
+    def spy(first, *rest):
+        seen.append(first)
+        return real(first, *rest)
+
+    monkeypatch.setattr(live, name, spy)
+    return seen
+
+
 @pytest.fixture
 def pushes(monkeypatch) -> list[str]:
     """The groups the live push sends to (and sends on)."""
-    sent: list[str] = []
-    real = live.group_send
-
-    def spy(group, message):
-        sent.append(group)
-        return real(group, message)
-
-    monkeypatch.setattr(live, "group_send", spy)
-    return sent
+    return first_arguments(monkeypatch, "group_send")
 
 
 @database_sync_to_async
@@ -318,14 +323,7 @@ async def test_a_long_open_socket_registers_again_at_a_heartbeat(monkeypatch):
     tab = socket(f"/ws/play/{attempt.pk}/", token)
     await tab.connect()
     await receive(tab)
-    registered: list[int] = []
-    real = live.tab_opened
-
-    def spy(attempt_id, channel):
-        registered.append(attempt_id)
-        return real(attempt_id, channel)
-
-    monkeypatch.setattr(live, "tab_opened", spy)
+    registered = first_arguments(monkeypatch, "tab_opened")
     await tab.send_json_to({"type": "ping"})
     assert (await receive(tab))["type"] == "pong"
     assert registered == []  # too soon
