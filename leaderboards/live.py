@@ -314,8 +314,11 @@ async def _flush_forever(wake: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     last_sent = -COALESCE_SECONDS  # when the last flush that sent an event began
     while True:
+        # `asyncio.timeout`, not `wait_for`: in Python 3.11 `wait_for` can lose a cancellation
+        # that arrives as the wait ends, and this loop would then never stop.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(wake.wait(), timeout=COALESCE_SECONDS)
+            async with asyncio.timeout(COALESCE_SECONDS):
+                await wake.wait()
         early = last_sent + COALESCE_SECONDS - loop.time()
         if early > 0:
             await asyncio.sleep(early)

@@ -262,3 +262,22 @@ async def test_watchers_arriving_together_share_one_snapshot_until_the_board_cha
     assert fresh["type"] == "snapshot" and fresh["version"] == 1 and len(built) >= 2
     assert fresh["board"]["total"] == 1
     await close_all(*crowd, late)
+
+
+async def test_the_flusher_stops_when_cancelled_just_as_it_is_woken(monkeypatch):
+    """A cancellation that arrives in the same moment as a wake-up still stops the flusher
+    (else closing the event loop would wait for it forever)."""
+
+    async def nothing_to_flush() -> int:
+        return 0
+
+    monkeypatch.setattr(live, "flush_once", nothing_to_flush)
+    for _ in range(20):
+        wake = asyncio.Event()
+        flusher = asyncio.create_task(live._flush_forever(wake))
+        await asyncio.sleep(0.01)  # waiting for a wake-up
+        wake.set()
+        await asyncio.sleep(0)  # the wait has its result, the flusher has not run yet
+        flusher.cancel()
+        done, _ = await asyncio.wait([flusher], timeout=1)
+        assert flusher in done and flusher.cancelled()
