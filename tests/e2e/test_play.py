@@ -164,14 +164,26 @@ def click_move(page, game: str, token: str, state: dict[str, Any]) -> None:
     """Tap the card (or the stock), then tap where it goes."""
     card = lead_card(page, state, token)
     source = source_locator(page, token, card)
-    if card is None:
-        source.click()
-    else:  # in a fanned column only the top strip of a covered card shows: tap there
-        source.click(position={"x": source.bounding_box()["width"] / 2, "y": 6})
+
+    def tap_source() -> None:
+        if card is None:
+            source.click()
+        else:  # in a fanned column only the top strip of a covered card shows: tap there
+            source.click(position={"x": source.bounding_box()["width"] / 2, "y": 6})
+
+    tap_source()
     if token == "S>W":
         return
     target = target_locator(page, game, token, card)
-    expect(target).to_have_class(re.compile(r"\btarget\b"))
+    lit = re.compile(r"\btarget\b")
+    try:
+        expect(target).to_have_class(lit, timeout=3000)
+    except AssertionError:
+        # The tap did not pick the card up (a redraw of the board between the state's arrival
+        # and the tap can drop it): put back whatever is held, as a player would, and tap again.
+        page.keyboard.press("Escape")
+        tap_source()
+        expect(target).to_have_class(lit)
     target.click()
 
 
