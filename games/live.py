@@ -29,7 +29,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.dispatch import receiver
 
-from games import signals
+from games import redis_client, signals
 from games.errors import REDIS_ERRORS
 from games.models import Attempt
 from games.state import AttemptState, attempt_state
@@ -107,9 +107,7 @@ class _RedisTabs:
     """Several processes: a Redis set per attempt, refreshed by each use."""
 
     def __init__(self, url: str, prefix: str) -> None:
-        import redis
-
-        self.redis = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+        self.redis = redis_client.client_for(url)
         self.prefix = prefix
 
     def _key(self, attempt_id: int) -> str:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from typing import Any, TypeVar
 import redis
 from django.conf import settings
 
-from games import errors
+from games import errors, redis_client
 from games.models import Attempt
 from leaderboards import board, ranking
 
@@ -63,9 +62,7 @@ class _Health:
 
 
 _health = _Health()
-_clients: dict[str, redis.Redis] = {}
 _scripts: dict[int, tuple[Any, Any]] = {}
-_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -94,14 +91,7 @@ def client() -> redis.Redis | None:
     url = _url()
     if not url or _health.down_until.get(url, 0.0) > time.monotonic():
         return None
-    found = _clients.get(url)
-    if found is None:
-        with _lock:
-            found = _clients.get(url)
-            if found is None:
-                found = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
-                _clients[url] = found
-    return found
+    return redis_client.client_for(url)
 
 
 def degraded(exc: BaseException) -> None:

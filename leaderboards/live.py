@@ -35,7 +35,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.dispatch import receiver
 
-from games import signals
+from games import redis_client, signals
 from games.models import Attempt, DailyChallenge
 
 logger = logging.getLogger(__name__)
@@ -98,9 +98,7 @@ class RedisStore:
     """Several processes: marks, versions and the log in Redis (one client per process)."""
 
     def __init__(self, url: str, prefix: str) -> None:
-        import redis
-
-        self.redis = redis.Redis.from_url(url, socket_connect_timeout=0.25, socket_timeout=0.5)
+        self.redis = redis_client.client_for(url)
         self.prefix = prefix
         self.DIRTY = f"{prefix}:dirty"
 
