@@ -189,7 +189,7 @@ def fresh_throttles(monkeypatch):
     from games.api import throttles
 
     monkeypatch.setattr(
-        throttles._ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
+        throttles.ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
     )
 
 

@@ -1,6 +1,7 @@
 """Throttling per player, per IP address and per network, by scope (`starts`, `moves`, ...).
 
-A view names its scope (`throttle_scope = "moves"`) and uses `THROTTLE_CLASSES`; the rates are
+A view names its scope (`throttle_scope = "moves"`) and uses `THROTTLE_CLASSES` (one throttle,
+`ScopeThrottle`, for every kind: two cache round trips a request); the rates are
 the settings' `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` entries `<scope>_player`, `<scope>_ip`
 and `<scope>_net`, e.g. `"moves_player": "600/min"`. A kind without a rate for the scope does
 not throttle it. A request without a player yet is counted by its address only (the guest it
@@ -21,8 +22,9 @@ import threading
 import time
 from typing import Any
 
+from django.core.cache import cache as default_cache
 from rest_framework.settings import api_settings
-from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.throttling import BaseThrottle
 
 from games.api import identity
 from games.errors import REDIS_ERRORS
@@ -54,57 +56,15 @@ def _warn_degraded(exc: BaseException) -> None:
     logger.warning("throttles degraded: cache unavailable (%s: %s)", type(exc).__name__, exc)
 
 
-class _ScopeThrottle(SimpleRateThrottle):
-    kind = ""  # "player", "ip" or "net"
-    cache_format = "throttle_%(scope)s_%(ident)s"
-
-    def __init__(self) -> None:  # the rate depends on the view: see allow_request
-        pass
-
-    def allow_request(self, request: Any, view: Any) -> bool:
-        base = getattr(view, "throttle_scope", None)
-        if not base:
-            return True
-        self.scope = f"{base}_{self.kind}"
-        self.rate = api_settings.DEFAULT_THROTTLE_RATES.get(self.scope)
-        if self.rate is None:
-            return True
-        self.num_requests, self.duration = self.parse_rate(self.rate)
-        try:
-            return super().allow_request(request, view)
-        except CACHE_ERRORS as exc:  # the cache is down: let the request through
-            _warn_degraded(exc)
-            return True
-
-    def wait(self) -> float:
-        """Seconds until the next request is allowed: until enough of the counted requests
-        are older than the window (DRF's estimate gives up when rates were lowered)."""
-        if len(self.history) >= self.num_requests:
-            blocking = self.history[self.num_requests - 1]
-            return max(0.0, self.duration - (self.now - blocking))
-        return super().wait()
+#: The kinds of counter, in the order they are checked.
+KINDS = ("player", "ip", "net")
 
 
-class PlayerRateThrottle(_ScopeThrottle):
-    """Counts a player's requests of a scope, wherever they come from."""
-
-    kind = "player"
-
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        player = identity.current_player(request)
-        if player is None:
-            return None  # a first visit: the IP throttle counts it
-        return self.cache_format % {"scope": self.scope, "ident": f"p{player.pk}"}
-
-
-class IPRateThrottle(_ScopeThrottle):
-    """Counts the requests of a scope from one IP address (REMOTE_ADDR, or the client address
-    that NUM_PROXIES trusted proxies put in X-Forwarded-For)."""
-
-    kind = "ip"
-
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+def parse_rate(rate: str) -> tuple[int, int]:
+    """Requests allowed and the window in seconds of a rate such as "600/min" (DRF's format:
+    the period's first letter counts, s, m, h or d)."""
+    requests, period = rate.split("/")
+    return int(requests), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period.strip()[0]]
 
 
 def network_of(address: str) -> str:
@@ -119,22 +79,84 @@ def network_of(address: str) -> str:
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
-class NetworkRateThrottle(_ScopeThrottle):
-    """Counts the requests of a scope from one network: the client address (as for
-    `IPRateThrottle`) widened to its /24 (IPv4) or /64 (IPv6)."""
+class ScopeThrottle(BaseThrottle):
+    """Counts a request of the view's scope once per kind with a rate: the player (wherever the
+    request comes from), the IP address (REMOTE_ADDR, or the client address that NUM_PROXIES
+    trusted proxies put in X-Forwarded-For) and the network (that address widened to its /24 or
+    /64). The request is refused when any kind is over its rate; the kinds that allowed it
+    count it all the same, as separate throttles would.
 
-    kind = "net"
+    A sliding window per counter, as DRF's `SimpleRateThrottle`: the times of the requests of
+    the last `duration` seconds, newest first. All the counters of a request are read with one
+    `get_many` and written with one `set_many` per window length (one in practice): two cache
+    round trips whatever the number of kinds.
+    """
 
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        ident = self.get_ident(request)
-        if not ident:
-            return None
-        return self.cache_format % {"scope": self.scope, "ident": network_of(ident)}
+    cache = default_cache
+    cache_format = "throttle_%(scope)s_%(ident)s"
+    timer = time.time
+
+    def __init__(self) -> None:
+        self.refused: list[tuple[list[float], int, int]] = []  # (history, requests, duration)
+        self.now = 0.0
+
+    def counters(self, request: Any, base: str) -> list[tuple[str, int, int]]:
+        """(cache key, requests allowed, window in seconds) of each kind with a rate."""
+        found = []
+        for kind in KINDS:
+            scope = f"{base}_{kind}"
+            rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
+            if rate is None:
+                continue
+            ident = self._ident(request, kind)
+            if ident is None:
+                continue
+            requests, duration = parse_rate(rate)
+            found.append((self.cache_format % {"scope": scope, "ident": ident}, requests, duration))
+        return found
+
+    def _ident(self, request: Any, kind: str) -> str | None:
+        if kind == "player":
+            player = identity.current_player(request)
+            # A first visit has no player yet: the address counts it (the guest it creates is new).
+            return None if player is None else f"p{player.pk}"
+        address = self.get_ident(request)
+        if kind == "ip":
+            return address
+        return network_of(address) if address else None
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        base = getattr(view, "throttle_scope", None)
+        if not base:
+            return True
+        counters = self.counters(request, base)
+        if not counters:
+            return True
+        try:
+            histories = self.cache.get_many([key for key, _, _ in counters])
+            self.now = now = self.timer()
+            writes: dict[int, dict[str, list[float]]] = {}
+            for key, requests, duration in counters:
+                history = [t for t in histories.get(key) or [] if t > now - duration]
+                if len(history) >= requests:
+                    self.refused.append((history, requests, duration))
+                else:
+                    writes.setdefault(duration, {})[key] = [now, *history]
+            for duration, values in writes.items():
+                self.cache.set_many(values, duration)
+        except CACHE_ERRORS as exc:  # the cache is down: let the request through
+            _warn_degraded(exc)
+            return True
+        return not self.refused
+
+    def wait(self) -> float:
+        """Seconds until every refusing counter allows again: until enough of its counted
+        requests are older than its window (DRF's estimate gives up when rates were lowered)."""
+        return max(
+            max(0.0, duration - (self.now - history[requests - 1]))
+            for history, requests, duration in self.refused
+        )
 
 
 #: The throttles of every API view, by the view's `throttle_scope`.
-THROTTLE_CLASSES: list[type[_ScopeThrottle]] = [
-    PlayerRateThrottle,
-    IPRateThrottle,
-    NetworkRateThrottle,
-]
+THROTTLE_CLASSES: list[type[BaseThrottle]] = [ScopeThrottle]

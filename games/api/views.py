@@ -2,8 +2,8 @@
 a serializer, call one service or selector and render the answer.
 
 The player is known by a signed cookie (games/api/identity.py); errors are JSON with a stable
-code (games/api/errors.py); starts and moves are throttled per player and per IP address
-(games/api/throttles.py); bodies are small (games/api/parsers.py).
+code (games/api/errors.py); starts, moves and the like are throttled per player, IP address
+and network (games/api/throttles.py); bodies are small (games/api/parsers.py).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from games.api.serializers import (
     parse_date,
     render_state,
 )
-from games.api.throttles import IPRateThrottle, PlayerRateThrottle
+from games.api.throttles import THROTTLE_CLASSES
 from games.errors import NotFound, ServiceError
 from games.models import Attempt, DailyChallenge, GameName, Player
 from games.state import attempt_state
@@ -124,7 +124,7 @@ class ApiView(identity.PlayerCookieMixin, APIView):
     """The base of our views: the player cookie on the way out, throttles by scope, small
     bodies. A view sets `throttle_scope` to be throttled."""
 
-    throttle_classes = [PlayerRateThrottle, IPRateThrottle]
+    throttle_classes = THROTTLE_CLASSES
     throttle_scope: str | None = None
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:

@@ -62,10 +62,10 @@ def redis_cache(settings, redis_port, monkeypatch):
     }
     settings.DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
     monkeypatch.setattr(
-        throttles._ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
+        throttles.ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
     )
     # DRF's throttles hold the default cache object of when they were imported.
-    monkeypatch.setattr(throttles._ScopeThrottle, "cache", caches["default"])
+    monkeypatch.setattr(throttles.ScopeThrottle, "cache", caches["default"])
     yield
     caches["default"].close()
 

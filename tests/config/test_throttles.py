@@ -16,7 +16,7 @@ from tests.games import factories
 @pytest.fixture(autouse=True)
 def fresh_throttles(monkeypatch):
     monkeypatch.setattr(
-        throttles._ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
+        throttles.ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
     )
     monkeypatch.setattr(throttles, "_degraded_warned_at", None)
 
@@ -52,19 +52,16 @@ def test_the_network_of_an_address(address, network):
     assert throttles.network_of(address) == network
 
 
-def test_every_kind_is_exported_for_the_views():
-    assert [
-        throttles.PlayerRateThrottle,
-        throttles.IPRateThrottle,
-        throttles.NetworkRateThrottle,
-    ] == throttles.THROTTLE_CLASSES
+@pytest.mark.parametrize(
+    ("rate", "parsed"),
+    [("600/min", (600, 60)), ("10/hour", (10, 3600)), ("3/s", (3, 1)), ("1/day", (1, 86400))],
+)
+def test_a_rate_is_read_as_drf_reads_it(rate, parsed):
+    assert throttles.parse_rate(rate) == parsed
 
 
 @pytest.mark.django_db
-def test_starts_are_throttled_per_network_whatever_the_address(settings, daily, monkeypatch):
-    monkeypatch.setattr(
-        "games.api.views.ApiView.throttle_classes", throttles.THROTTLE_CLASSES, raising=False
-    )
+def test_starts_are_throttled_per_network_whatever_the_address(settings, daily):
     rates(settings, starts_net="2/min", starts_ip="100/min", starts_player="100/min")
 
     first = start(daily, "198.51.100.1")
@@ -77,11 +74,63 @@ def test_starts_are_throttled_per_network_whatever_the_address(settings, daily, 
     assert third.json()["code"] == "throttled"
 
 
+class CountingCache:
+    """The test's cache, counting the calls that reach it."""
+
+    def __init__(self, cache):
+        self.cache, self.calls = cache, []
+
+    def __getattr__(self, name):
+        method = getattr(self.cache, name)
+
+        def counted(*args, **kwargs):
+            self.calls.append((name, args))
+            return method(*args, **kwargs)
+
+        return counted
+
+
+@pytest.mark.django_db
+def test_every_kind_of_a_request_is_counted_with_one_read_and_one_write(
+    settings, daily, monkeypatch
+):
+    from django.core.cache import cache
+
+    rates(settings, starts_player="100/min", starts_ip="100/min", starts_net="100/min")
+    counting = CountingCache(cache)
+    monkeypatch.setattr(throttles.ScopeThrottle, "cache", counting)
+    client = APIClient()
+    client.post(f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/")  # a player now
+    counting.calls.clear()
+
+    answer = client.post(f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/")
+
+    assert answer.status_code == 200  # the attempt already started
+    assert [name for name, _ in counting.calls] == ["get_many", "set_many"]
+    read, written = counting.calls[0][1][0], counting.calls[1][1][0]
+    assert len(read) == 3  # the player, the address and the network
+    assert set(written) == set(read)
+
+
+@pytest.mark.django_db
+def test_a_refusal_waits_for_the_slowest_kind_and_the_others_still_count(settings, daily):
+    rates(settings, starts_player="100/min", starts_ip="1/hour", starts_net="2/min")
+    first = start(daily, "198.51.100.7")
+    refused = start(daily, "198.51.100.7")  # over the address's rate, not the network's
+    neighbour = start(daily, "198.51.100.8")  # the network counted the refused request
+
+    assert first.status_code == 201
+    assert refused.status_code == 429
+    assert 3590 <= int(refused["Retry-After"]) <= 3600
+    assert neighbour.status_code == 429
+    assert int(neighbour["Retry-After"]) <= 60
+
+
 class BrokenCache:
-    def get(self, *args, **kwargs):
+    def get_many(self, *args, **kwargs):
         raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    set = get
+    get = set = set_many = get_many
 
 
 @pytest.mark.django_db
@@ -89,7 +138,7 @@ def test_throttles_fail_open_when_the_cache_fails_and_say_so_once_a_minute(
     settings, daily, monkeypatch, caplog
 ):
     rates(settings, starts_player="1/min", starts_ip="1/min", starts_net="1/min")
-    monkeypatch.setattr(throttles._ScopeThrottle, "cache", BrokenCache())
+    monkeypatch.setattr(throttles.ScopeThrottle, "cache", BrokenCache())
 
     with caplog.at_level(logging.WARNING, logger="games.api.throttles"):
         answers = [start(daily, "192.0.2.1").status_code for _ in range(3)]
@@ -104,7 +153,7 @@ def test_throttles_fail_open_when_the_cache_fails_and_say_so_once_a_minute(
 def test_throttles_count_again_when_the_cache_is_back(settings, daily, monkeypatch):
     rates(settings, starts_ip="1/min")
     with monkeypatch.context() as broken:
-        broken.setattr(throttles._ScopeThrottle, "cache", BrokenCache())
+        broken.setattr(throttles.ScopeThrottle, "cache", BrokenCache())
         assert start(daily, "192.0.2.2").status_code == 201
 
     assert start(daily, "192.0.2.2").status_code == 201

@@ -33,7 +33,7 @@ def fresh_throttles(monkeypatch):
     """Each test counts its requests afresh. Throttle keys get a namespace of their own rather
     than clearing the cache: under Redis the cache shares a server with Celery's broker."""
     monkeypatch.setattr(
-        throttles._ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
+        throttles.ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
     )
 
 

@@ -38,7 +38,7 @@ def fresh_health(monkeypatch):
 @pytest.fixture(autouse=True)
 def fresh_throttles(monkeypatch):
     monkeypatch.setattr(
-        throttles._ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
+        throttles.ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
     )
 
 
