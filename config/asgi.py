@@ -10,12 +10,16 @@ and the session/auth stack; a path no consumer serves is refused with close code
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 # Set up Django (apps registry, settings) before anything imports models or consumers.
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from config.handler import SyncStackASGIHandler  # noqa: E402
+
+django_asgi_app = SyncStackASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -104,3 +104,52 @@ async def test_websocket_from_the_sites_own_origin_reaches_the_routes():
 
     assert not connected
     assert code == 4404
+
+
+async def _hand_overs_to_the_loop(application, monkeypatch, path: str) -> tuple[int, int]:
+    """(status, how many times the request's thread handed work back to the event loop)."""
+    from asgiref import sync
+
+    calls = []
+    original = sync.AsyncToSync.__call__
+
+    def counted(self, *args, **kwargs):
+        calls.append(self.awaitable)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.AsyncToSync, "__call__", counted)
+    communicator = HttpCommunicator(application, "GET", path, headers=[(b"host", b"localhost")])
+    response = await communicator.get_response()
+    return response["status"], len(calls)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_request_runs_its_middleware_and_view_in_one_visit_to_the_thread(
+    settings, monkeypatch
+):
+    from django.core.handlers.asgi import ASGIHandler
+
+    from config.handler import SyncStackASGIHandler
+    from config.testing import PLAIN_STATIC_FILES
+
+    for name, value in PLAIN_STATIC_FILES.items():
+        setattr(settings, name, value)
+
+    ours = await _hand_overs_to_the_loop(SyncStackASGIHandler(), monkeypatch, "/api/dailies/")
+    djangos = await _hand_overs_to_the_loop(ASGIHandler(), monkeypatch, "/api/dailies/")
+
+    assert ours == (200, 0)
+    assert djangos[0] == 200 and djangos[1] >= 1  # the innermost step went back to the loop
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_handler_answers_an_unknown_path_with_the_sites_404(settings):
+    from config.handler import SyncStackASGIHandler
+
+    communicator = HttpCommunicator(
+        SyncStackASGIHandler(), "GET", "/no-such-page/", headers=[(b"host", b"localhost")]
+    )
+
+    response = await communicator.get_response()
+
+    assert response["status"] == 404

@@ -22,7 +22,9 @@ import threading
 import time
 from typing import Any
 
-from django.core.cache import cache as default_cache
+from django.core.cache import caches
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
@@ -54,6 +56,26 @@ def _warn_degraded(exc: BaseException) -> None:
             return
         _degraded_warned_at = now
     logger.warning("throttles degraded: cache unavailable (%s: %s)", type(exc).__name__, exc)
+
+
+_shared_caches: dict[str, Any] = {}
+
+
+def shared_cache() -> Any:
+    """The default cache as one object for the whole process. Under ASGI, Django's `caches`
+    hands each request an object of its own (the handler is local to the request's context),
+    and django-redis builds a new Redis client for each, a cost paid on every request; the
+    backends are safe to share between threads, so the throttles share one."""
+    cache = _shared_caches.get("default")
+    if cache is None:
+        cache = _shared_caches.setdefault("default", caches.create_connection("default"))
+    return cache
+
+
+@receiver(setting_changed)
+def _forget_shared_cache(*, setting: str, **kwargs: Any) -> None:
+    if setting == "CACHES":
+        _shared_caches.clear()
 
 
 #: The kinds of counter, in the order they are checked.
@@ -92,7 +114,7 @@ class ScopeThrottle(BaseThrottle):
     round trips whatever the number of kinds.
     """
 
-    cache = default_cache
+    cache: Any = None  # None: the process's `shared_cache()`
     cache_format = "throttle_%(scope)s_%(ident)s"
     timer = time.time
 
@@ -132,8 +154,9 @@ class ScopeThrottle(BaseThrottle):
         counters = self.counters(request, base)
         if not counters:
             return True
+        cache = self.cache if self.cache is not None else shared_cache()
         try:
-            histories = self.cache.get_many([key for key, _, _ in counters])
+            histories = cache.get_many([key for key, _, _ in counters])
             self.now = now = self.timer()
             writes: dict[int, dict[str, list[float]]] = {}
             for key, requests, duration in counters:
@@ -143,7 +166,7 @@ class ScopeThrottle(BaseThrottle):
                 else:
                     writes.setdefault(duration, {})[key] = [now, *history]
             for duration, values in writes.items():
-                self.cache.set_many(values, duration)
+                cache.set_many(values, duration)
         except CACHE_ERRORS as exc:  # the cache is down: let the request through
             _warn_degraded(exc)
             return True

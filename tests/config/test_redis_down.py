@@ -64,8 +64,6 @@ def redis_cache(settings, redis_port, monkeypatch):
     monkeypatch.setattr(
         throttles.ScopeThrottle, "cache_format", f"throttle_{uuid.uuid4().hex}_%(scope)s_%(ident)s"
     )
-    # DRF's throttles hold the default cache object of when they were imported.
-    monkeypatch.setattr(throttles.ScopeThrottle, "cache", caches["default"])
     yield
     caches["default"].close()
 

@@ -126,6 +126,26 @@ def test_a_refusal_waits_for_the_slowest_kind_and_the_others_still_count(setting
     assert int(neighbour["Retry-After"]) <= 60
 
 
+def test_the_throttles_share_one_cache_object_until_the_caches_change(settings):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        seen = set(pool.map(lambda _: id(throttles.shared_cache()), range(8)))
+    assert len(seen) == 1
+    before = throttles.shared_cache()
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "another",
+        }
+    }
+
+    after = throttles.shared_cache()
+    assert after is not before
+    assert after._cache is not getattr(before, "_cache", None)
+
+
 class BrokenCache:
     def get_many(self, *args, **kwargs):
         raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
