@@ -95,7 +95,7 @@ class Servers:
         self.faketime = faketime
         self.pool_size = pool_size
         self.quiet = quiet
-        self.app = "config.asgi:application"
+        self.app = "config.server:application"
         self.tmp = tempfile.TemporaryDirectory(prefix="patience-bench-")
         self.procs: list[subprocess.Popen[bytes]] = []
         self.logs: list[Path] = []

@@ -1,11 +1,13 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to Channels consumers.
 
-Serve it with `uvicorn config.asgi:application` (`make run` does). HTTP passes through
+Servers run it through config/server.py (`uvicorn config.server:application`; `make run` does),
+which also tunes the process's garbage collector. HTTP passes through
 `BodySizeLimitMiddleware` first (config/bodylimit.py): an oversized body is refused with 413
 before Django reads any of it; then at most `HTTP_CONCURRENCY` requests per process are inside
 Django at once, the others wait their turn (config/concurrency.py). WebSockets pass the origin
 checks (a host of ALLOWED_HOSTS, then the site's own origin, port included: config/websocket.py)
-and the session/auth stack; a path no consumer serves is refused with close code 4404.
+and reach their route (the play socket through the session/auth stack, config/routing.py); a
+path no consumer serves is refused with close code 4404.
 """
 
 import os
@@ -21,7 +23,6 @@ from config.handler import SyncStackASGIHandler  # noqa: E402
 
 django_asgi_app = SyncStackASGIHandler()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -37,9 +38,7 @@ application = ProtocolTypeRouter(
             ConcurrencyLimitMiddleware(django_asgi_app, settings.HTTP_CONCURRENCY)
         ),
         "websocket": AllowedHostsOriginValidator(
-            SameOriginValidator(
-                AuthMiddlewareStack(URLRouter([*websocket_urlpatterns, unknown_path_route]))
-            )
+            SameOriginValidator(URLRouter([*websocket_urlpatterns, unknown_path_route]))
         ),
     }
 )

@@ -153,3 +153,28 @@ async def test_the_handler_answers_an_unknown_path_with_the_sites_404(settings):
     response = await communicator.get_response()
 
     assert response["status"] == 404
+
+
+def test_a_server_process_collects_with_its_own_thresholds_and_the_startup_heap_frozen():
+    import subprocess
+    import sys
+
+    probe = (
+        "import django, gc, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings');"
+        "from config import server;"
+        "print(gc.get_threshold() == server.GC_THRESHOLDS, gc.get_freeze_count())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    ).stdout.split()
+
+    assert out[0] == "True"
+    assert int(out[1]) > 10_000  # Django and the apps, loaded before serving
+
+
+def test_importing_the_application_leaves_the_collector_alone():
+    import gc
+
+    from config import asgi  # noqa: F401
+
+    assert gc.get_threshold() == (700, 10, 10)

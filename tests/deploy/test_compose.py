@@ -430,7 +430,7 @@ def test_commands_name_modules_that_exist():
     web = unwrap_shell(default_command())
     assert web[0] == "gunicorn"
     module, _, attribute = web[1].partition(":")
-    assert (module, attribute) == ("config.asgi", "application")
+    assert (module, attribute) == ("config.server", "application")
     assert re.search(r"^application\s*=", (REPO / "config/asgi.py").read_text(), re.M)
     assert option(web, "-k") == "uvicorn_worker.UvicornWorker"
     assert "uvicorn-worker" in pins
