@@ -77,6 +77,31 @@ async def test_anyone_may_watch_and_first_gets_a_snapshot():
     await close_all(tab)
 
 
+async def test_watchers_are_served_without_a_session_and_players_with_one(monkeypatch):
+    from channels.sessions import InstanceSessionWrapper
+
+    sent_through_a_session = []
+    original = InstanceSessionWrapper.send
+
+    async def counted(self, message):
+        sent_through_a_session.append(message["type"])
+        return await original(self, message)
+
+    monkeypatch.setattr(InstanceSessionWrapper, "send", counted)
+    daily = await a_daily()
+    alice, token = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+
+    tab, _ = await watcher(daily)
+    assert sent_through_a_session == []
+
+    player_tab = socket(f"/ws/play/{attempt.pk}/", token)
+    connected, _ = await player_tab.connect()
+    await receive(player_tab)
+    assert connected and "websocket.send" in sent_through_a_session
+    await close_all(tab, player_tab)
+
+
 @pytest.mark.parametrize("path", ["/ws/daily/chess/2026-01-01/", "/ws/daily/munger/2999-01-01/"])
 async def test_an_unknown_game_or_a_future_day_is_refused(path):
     tab = socket(path)
