@@ -1,12 +1,13 @@
 """Live fan-out: how fast one board change reaches N watchers of a daily, beside bare Redis.
 
-Run: `.venv/bin/python benchmarks/fanout.py [--watchers 1000] [--events 5] [--runs 3]`.
+Run: `.venv/bin/python benchmarks/fanout.py [--watchers 1000] [--events 5] [--runs 3]
+[--clients 2]`.
 
 PostgreSQL + Redis, two server processes. N watchers connect to `ws/daily/<game>/<today>/`
 (round-robin over the processes) and read their snapshot. Then, `--events` times, one guest
-plays one move of the daily's certificate over REST; from the moment the move's answer returned,
-each watcher's delivery time of the resulting `update` event is taken. A gap is a watcher that
-missed the event (none within `--wait` seconds) or saw a version other than its last + 1.
+plays one move of the daily's certificate over REST, `--wait` seconds apart; from the moment the
+move's answer returned, each watcher's delivery time of the resulting `update` event is taken. A
+gap is a watcher that never got an event's version (missed) or got it out of turn (a jump).
 
 Daily events are coalesced: the server's flusher sends at most one event per daily every
 `leaderboards.live.COALESCE_SECONDS` (0.25 s), but a board that was quiet gets its event at once
@@ -16,9 +17,14 @@ apart, so each is such a first change. The table gives the delivery from the mov
 fan-out proper: group_send, Redis, N consumers and N socket writes, and this client reading N
 sockets).
 
-The baseline, in the same run against the same Redis: a bare `channels_redis` layer in this
-process, N `new_channel()` + `group_add`, one `group_send` of a payload as large as the real
-event, N `receive`s; delivery from the group_send call, and the time to the last receipt.
+The baseline, in the same run against the same Redis: a bare `channels_redis` layer, N
+`new_channel()` + `group_add`, one `group_send` of a payload as large as the real event, N
+`receive`s; delivery from the group_send call, and the time to the last receipt.
+
+The watchers, and the bare layer's N channels alike, are split over `--clients` processes
+(default 2; 1 for everything in one process): a thousand watchers are a thousand browsers, and
+one Python process reading every socket in turn would add its own queue to the figures. Receipt
+times are taken on the system's monotonic clock, which all the processes share.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -107,44 +114,162 @@ class Watcher:
             await ws.send('{"type":"ping"}')
 
 
-async def bare_layer(watchers: int, payload: dict, events: int) -> tuple[list[float], list[float]]:
+class Client:
+    """One client process: its share of the watchers, then of the bare layer's channels; it
+    answers the parent's commands over a pipe (`serve`)."""
+
+    def __init__(self, conn) -> None:
+        self.conn = conn
+        self.watchers: list[Watcher] = []
+        self.stop = asyncio.Event()
+        self.tasks: list[asyncio.Task] = []
+
+    async def serve(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            command, payload = await loop.run_in_executor(None, self.conn.recv)
+            if command == "quit":
+                return
+            answer = await getattr(self, command)(**payload)
+            self.conn.send(answer)
+
+    async def watch(self, targets: list[tuple[str, str]]) -> dict:
+        self.stop = asyncio.Event()
+        self.watchers = [Watcher(uri, origin) for uri, origin in targets]
+        gate = asyncio.Semaphore(50)
+
+        async def connect_one(w: Watcher) -> None:
+            async with gate:
+                task = asyncio.create_task(w.run(self.stop))
+                await w.ready.wait()
+            await task
+
+        self.tasks = [asyncio.create_task(connect_one(w)) for w in self.watchers]
+        await asyncio.wait_for(asyncio.gather(*(w.ready.wait() for w in self.watchers)), 300)
+        return {}
+
+    async def report(self) -> list[dict]:
+        """Each watcher's snapshot version, updates and error; then every socket closes."""
+        found = [
+            {"version": w.version, "updates": list(w.updates), "error": w.error}
+            for w in self.watchers
+        ]
+        self.stop.set()
+        await asyncio.wait_for(asyncio.gather(*self.tasks, return_exceptions=True), 60)
+        return found
+
+    async def bare_join(self, channels: int) -> dict:
+        self.layer = RedisChannelLayer(
+            hosts=[{"address": REDIS_URL, "max_connections": 1000}], prefix="benchbare"
+        )
+        self.names = [await self.layer.new_channel() for _ in range(channels)]
+        gate = asyncio.Semaphore(100)
+
+        async def add(name: str) -> None:
+            async with gate:
+                await self.layer.group_add("bare", name)
+
+        await asyncio.gather(*(add(n) for n in self.names))
+        return {}
+
+    async def bare_arm(self) -> dict:
+        """Start a receive on every channel; the parent sends once every client is armed."""
+
+        async def receive(name: str) -> float:
+            await self.layer.receive(name)
+            return time.perf_counter()
+
+        self.receipts = [asyncio.create_task(receive(n)) for n in self.names]
+        await asyncio.sleep(0.2)
+        return {}
+
+    async def bare_receipts(self) -> list[float]:
+        return list(await asyncio.wait_for(asyncio.gather(*self.receipts), TIMEOUT))
+
+    async def bare_leave(self) -> dict:
+        await asyncio.gather(*(self.layer.group_discard("bare", n) for n in self.names))
+        await self.layer.close_pools()
+        return {}
+
+
+def _runner():
+    try:
+        import uvloop
+
+        return uvloop.run
+    except ImportError:
+        return asyncio.run
+
+
+def client_main(conn) -> None:
+    _runner()(Client(conn).serve())
+
+
+class Clients:
+    """The client processes, each told the same command with its own share."""
+
+    def __init__(self, count: int) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.pipes = []
+        self.procs = []
+        for _ in range(count):
+            parent, child = context.Pipe()
+            proc = context.Process(target=client_main, args=(child,), daemon=True)
+            proc.start()
+            self.pipes.append(parent)
+            self.procs.append(proc)
+
+    async def all(self, command: str, shares: list[dict] | None = None) -> list:
+        shares = shares or [{} for _ in self.pipes]
+        for pipe, share in zip(self.pipes, shares, strict=True):
+            pipe.send((command, share))
+        loop = asyncio.get_running_loop()
+        return await asyncio.gather(*(loop.run_in_executor(None, p.recv) for p in self.pipes))
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            with contextlib.suppress(OSError):
+                pipe.send(("quit", {}))
+        for proc in self.procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+
+
+def split(items: list, parts: int) -> list[list]:
+    return [items[i::parts] for i in range(parts)]
+
+
+async def bare_layer(
+    clients: Clients, watchers: int, payload: dict, events: int
+) -> tuple[list[float], list[float]]:
     """Per-receipt delays and times to the last receipt (seconds) of a bare group_send."""
-    layer = RedisChannelLayer(
-        hosts=[{"address": REDIS_URL, "max_connections": 1000}], prefix="benchbare"
+    count = len(clients.pipes)
+    await clients.all(
+        "bare_join", [{"channels": len(s)} for s in split(list(range(watchers)), count)]
     )
-    names = [await layer.new_channel() for _ in range(watchers)]
-    gate = asyncio.Semaphore(100)
-
-    async def add(name: str) -> None:
-        async with gate:
-            await layer.group_add("bare", name)
-
-    await asyncio.gather(*(add(n) for n in names))
+    layer = RedisChannelLayer(hosts=[{"address": REDIS_URL}], prefix="benchbare")
     delays: list[float] = []
     lasts: list[float] = []
     text = json.dumps(payload)  # as the server sends an event: encoded once, as text
     try:
         for _ in range(events):
-
-            async def receive(name: str) -> float:
-                await layer.receive(name)
-                return time.perf_counter()
-
-            tasks = [asyncio.create_task(receive(n)) for n in names]
-            await asyncio.sleep(0.2)
+            await clients.all("bare_arm")
             began = time.perf_counter()
             await layer.group_send("bare", {"type": "daily.event", "version": 1, "text": text})
-            done = await asyncio.wait_for(asyncio.gather(*tasks), TIMEOUT)
+            done = [t for part in await clients.all("bare_receipts") for t in part]
             delays += [t - began for t in done]
             lasts.append(max(done) - began)
             await asyncio.sleep(0.3)
-        await asyncio.gather(*(layer.group_discard("bare", n) for n in names))
     finally:
+        await clients.all("bare_leave")
         await layer.close_pools()
     return delays, lasts
 
 
-async def one_run(servers: Servers, daily: dict, args: argparse.Namespace) -> dict:
+async def one_run(
+    servers: Servers, clients: Clients, daily: dict, args: argparse.Namespace
+) -> dict:
     urls = servers.urls
     # The mover: a guest with an attempt at the daily, started before anyone watches.
     mover = httpx.AsyncClient(base_url=urls[0], timeout=TIMEOUT)
@@ -153,33 +278,20 @@ async def one_run(servers: Servers, daily: dict, args: argparse.Namespace) -> di
     answer.raise_for_status()
     attempt, seq = answer.json()["id"], answer.json()["seq"]
 
-    stop = asyncio.Event()
-    watchers = [
-        Watcher(
+    targets = [
+        (
             urls[i % len(urls)].replace("http://", "ws://")
             + f"/ws/daily/{daily['game']}/{daily['date']}/",
             urls[i % len(urls)],
         )
         for i in range(args.watchers)
     ]
-    gate = asyncio.Semaphore(50)
-
-    async def connect_one(w: Watcher) -> None:
-        async with gate:
-            task = asyncio.create_task(w.run(stop))
-            await w.ready.wait()
-        await task
-
     began = time.perf_counter()
-    tasks = [asyncio.create_task(connect_one(w)) for w in watchers]
-    await asyncio.wait_for(asyncio.gather(*(w.ready.wait() for w in watchers)), 300)
+    await clients.all("watch", [{"targets": part} for part in split(targets, len(clients.pipes))])
     connected = time.perf_counter() - began
     await asyncio.sleep(1.0)  # let any window opened before the watchers close
 
-    incl: list[float] = []  # from the move's answer
-    after: list[float] = []  # from the first receipt of the same event
-    missed = jumps = 0
-    last_event: dict = {}
+    answered_at: list[float] = []
     for _ in range(args.events):
         token = daily["certificate"][seq]
         answer = await mover.post(
@@ -189,37 +301,40 @@ async def one_run(servers: Servers, daily: dict, args: argparse.Namespace) -> di
         if answer.status_code != 200:
             raise RuntimeError(f"the mover's move failed: {answer.status_code} {answer.text[:200]}")
         seq += 1
-        marks = {id(w): len(w.updates) for w in watchers}
-        deadline = answered + args.wait
-        while time.perf_counter() < deadline:
-            if all(len(w.updates) > marks[id(w)] or w.error for w in watchers):
-                break
-            await asyncio.sleep(0.01)
+        answered_at.append(answered)
+        await asyncio.sleep(max(0.0, answered + args.wait - time.perf_counter()))
+    reports = [w for part in await clients.all("report") for w in part]
+
+    # Event k (from 0) is each watcher's update of version snapshot + k + 1.
+    incl: list[float] = []  # from the move's answer
+    after: list[float] = []  # from the first receipt of the same event
+    missed = jumps = 0
+    for k, answered in enumerate(answered_at):
         received = []
-        for w in watchers:
-            new = w.updates[marks[id(w)] :]
-            if not new:
+        for w in reports:
+            expected = w["version"] + k + 1
+            versions = [v for _, v in w["updates"]]
+            if expected in versions:
+                received.append(w["updates"][versions.index(expected)][0])
+                if versions.index(expected) != k:
+                    jumps += 1
+            else:
                 missed += 1
-            elif new[0][1] != w.version + 1:
-                jumps += 1
-            if new:
-                received.append(new[0][0])
-                w.version = new[-1][1]
         if received:
             first = min(received)
             incl += [t - answered for t in received]
             after += [t - first for t in received]
-        await asyncio.sleep(max(0.0, answered + 1.0 - time.perf_counter()))
+    last_event: dict = {}
     with contextlib.suppress(Exception):
         last_event = await _last_event(servers, daily)
-    errors = sum(1 for w in watchers if w.error)
-    kinds = sorted({w.error for w in watchers if w.error})[:3]
+    errors = sum(1 for w in reports if w["error"])
+    kinds = sorted({w["error"] for w in reports if w["error"]})[:3]
     if kinds:
         print(f"#   watcher errors: {kinds}", file=sys.stderr)
-    stop.set()
-    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 60)
     await mover.aclose()
-    delays, lasts = await bare_layer(args.watchers, last_event or {"pad": "x" * 2000}, args.events)
+    delays, lasts = await bare_layer(
+        clients, args.watchers, last_event or {"pad": "x" * 2000}, args.events
+    )
     return {
         "watchers": args.watchers,
         "connected_s": connected,
@@ -286,17 +401,19 @@ HEADER = [
 
 async def bench(args: argparse.Namespace) -> list[dict]:
     rows = []
+    clients = Clients(args.clients)
     with Servers(POSTGRES_2) as servers:
         dailies = servers.dailies()
         for run in range(1, args.runs + 1):
             daily = dailies[(run - 1) % len(dailies)]
-            row = await one_run(servers, daily, args)
+            row = await one_run(servers, clients, daily, args)
             row["run"], row["game"] = run, daily["game"]
             rows.append(row)
             print(f"# run {run} {daily['game']}: " + " | ".join(fmt(row)), file=sys.stderr)
         errors = servers.server_errors()
         if errors:
             print(f"# server log errors: {errors}\n{servers.log_tail(15)}", file=sys.stderr)
+    clients.close()
     return rows
 
 
@@ -305,20 +422,18 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=1000)
     parser.add_argument("--events", type=int, default=5, help="board changes per run")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--wait", type=float, default=5.0, help="seconds to wait for an event")
+    parser.add_argument(
+        "--wait", type=float, default=1.5, help="seconds between moves (the events' deadline)"
+    )
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
     args = parser.parse_args()
     print(machine())
     print(
         f"{args.watchers} watchers over {POSTGRES_2.name}, {args.events} board changes per run, "
-        f"{args.runs} runs (games alternate); one line per run, then the medians\n"
+        f"{args.runs} runs (games alternate), {args.clients} client processes; one line per run, "
+        "then the medians\n"
     )
-    try:
-        import uvloop
-
-        runner = uvloop.run
-    except ImportError:
-        runner = asyncio.run
-    rows = runner(bench(args))
+    rows = _runner()(bench(args))
     out = [[f"{r['run']} {r['game']}", *fmt(r)] for r in rows]
     med = {k: median([r[k] for r in rows]) for k in rows[0] if isinstance(rows[0][k], (int, float))}
     med["watchers"], med["events"] = args.watchers, args.events
