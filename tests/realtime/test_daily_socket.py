@@ -280,6 +280,11 @@ async def test_watchers_arriving_together_share_one_snapshot_until_the_board_cha
     attempt = await an_attempt(alice, daily)
     await play(attempt.pk, alice, daily.deal.certificate[:1])
     await live.flush_once()
+    # The crowd's flusher may have claimed the change first: wait until it is published.
+    for _ in range(100):
+        if live.store().version(daily.pk) == 1:
+            break
+        await asyncio.sleep(0.02)
     late = socket(f"/ws/daily/{daily.game}/{daily.date.isoformat()}/")
     assert (await late.connect())[0]
     fresh = await receive(late)
