@@ -26,7 +26,6 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.dispatch import receiver
 
 from games import redis_client, signals
@@ -130,21 +129,10 @@ class _RedisTabs:
         return {m.decode() if isinstance(m, bytes) else str(m) for m in found}
 
 
-_tabs: _LocalTabs | _RedisTabs | None = None
-_tabs_lock = threading.Lock()
-
-
-def tabs() -> _LocalTabs | _RedisTabs:
-    """This process's registry of play sockets (Redis when REDIS_URL is set)."""
-    global _tabs
-    with _tabs_lock:
-        if _tabs is None:
-            _tabs = (
-                _RedisTabs(settings.REDIS_URL, settings.REDIS_KEY_PREFIX)
-                if settings.REDIS_URL
-                else _LocalTabs()
-            )
-        return _tabs
+#: This process's registry of play sockets (Redis when REDIS_URL is set).
+tabs: redis_client.PerProcess[_LocalTabs | _RedisTabs] = redis_client.PerProcess(
+    _RedisTabs, _LocalTabs
+)
 
 
 def tab_opened(attempt_id: int, channel: str) -> None:

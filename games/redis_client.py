@@ -1,12 +1,21 @@
 """The process's Redis client for short commands (the leaderboard index, the live boards' marks
 and versions, the registry of open play sockets): one per URL, so one connection pool, with
-timeouts short enough that a Redis that is down costs a quarter or half a second, not a move."""
+timeouts short enough that a Redis that is down costs a quarter or half a second, not a move.
+
+`PerProcess` is the one object of such a kind a process uses: kept in Redis when REDIS_URL is
+set (shared by the server processes), in memory otherwise (the embedded default, one process).
+"""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 import redis
+from django.conf import settings
+
+T = TypeVar("T")
 
 #: Seconds to connect, and to wait for an answer.
 CONNECT_TIMEOUT = 0.25
@@ -28,3 +37,24 @@ def client_for(url: str) -> redis.Redis:
                 )
                 _clients[url] = found
     return found
+
+
+class PerProcess(Generic[T]):
+    """`registry()`: the process's one object, made at the first call, by
+    `on_redis(REDIS_URL, REDIS_KEY_PREFIX)` when REDIS_URL is set, else by `in_memory()`. Tests
+    may put their own in `instance`."""
+
+    def __init__(self, on_redis: Callable[[str, str], T], in_memory: Callable[[], T]) -> None:
+        self.on_redis, self.in_memory = on_redis, in_memory
+        self.instance: T | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> T:
+        with self._lock:
+            if self.instance is None:
+                self.instance = (
+                    self.on_redis(settings.REDIS_URL, settings.REDIS_KEY_PREFIX)
+                    if settings.REDIS_URL
+                    else self.in_memory()
+                )
+            return self.instance

@@ -32,7 +32,6 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.dispatch import receiver
 
 from games import redis_client, signals
@@ -149,20 +148,10 @@ class RedisStore:
         return [json.loads(raw) for raw in self.redis.lrange(self._key(daily_id, "log"), 0, -1)]
 
 
-_store: LocalStore | RedisStore | None = None
-_store_lock = threading.Lock()
-
-
-def store() -> LocalStore | RedisStore:
-    global _store
-    with _store_lock:
-        if _store is None:
-            _store = (
-                RedisStore(settings.REDIS_URL, prefix=f"{settings.REDIS_KEY_PREFIX}:live")
-                if settings.REDIS_URL
-                else LocalStore()
-            )
-        return _store
+#: This process's marks, versions and event logs (Redis when REDIS_URL is set).
+store: redis_client.PerProcess[LocalStore | RedisStore] = redis_client.PerProcess(
+    lambda url, prefix: RedisStore(url, prefix=f"{prefix}:live"), LocalStore
+)
 
 
 _last_warning = 0.0

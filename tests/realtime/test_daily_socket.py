@@ -36,7 +36,7 @@ def fresh_store(monkeypatch):
         store = live.RedisStore(settings.REDIS_URL, prefix=f"live-test-{uuid.uuid4().hex}")
     else:
         store = live.LocalStore()
-    monkeypatch.setattr(live, "_store", store)
+    monkeypatch.setattr(live.store, "instance", store)
     yield store
     if settings.REDIS_URL:
         keys = list(store.redis.scan_iter(f"{store.prefix}:*"))
