@@ -26,7 +26,7 @@ from django.core.cache import caches
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from rest_framework.settings import api_settings
-from rest_framework.throttling import BaseThrottle
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 from games.api import identity
 from games.errors import REDIS_ERRORS
@@ -82,13 +82,6 @@ def _forget_shared_cache(*, setting: str, **kwargs: Any) -> None:
 KINDS = ("player", "ip", "net")
 
 
-def parse_rate(rate: str) -> tuple[int, int]:
-    """Requests allowed and the window in seconds of a rate such as "600/min" (DRF's format:
-    the period's first letter counts, s, m, h or d)."""
-    requests, period = rate.split("/")
-    return int(requests), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period.strip()[0]]
-
-
 def network_of(address: str) -> str:
     """The /24 (IPv4) or /64 (IPv6) network of an address; the text itself if it is none."""
     try:
@@ -101,24 +94,23 @@ def network_of(address: str) -> str:
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
-class ScopeThrottle(BaseThrottle):
+class ScopeThrottle(SimpleRateThrottle):
     """Counts a request of the view's scope once per kind with a rate: the player (wherever the
     request comes from), the IP address (REMOTE_ADDR, or the client address that NUM_PROXIES
     trusted proxies put in X-Forwarded-For) and the network (that address widened to its /24 or
     /64). The request is refused when any kind is over its rate; the kinds that allowed it
     count it all the same, as separate throttles would.
 
-    A sliding window per counter, as DRF's `SimpleRateThrottle`: the times of the requests of
-    the last `duration` seconds, newest first. All the counters of a request are read with one
+    A sliding window per counter, as DRF's `SimpleRateThrottle` (whose rate format, clock and
+    key format it takes): the times of the requests of the last `duration` seconds, newest
+    first. All the counters of a request are read with one
     `get_many` and written with one `set_many` per window length (one in practice): two cache
     round trips whatever the number of kinds.
     """
 
     cache: Any = None  # None: the process's `shared_cache()`
-    cache_format = "throttle_%(scope)s_%(ident)s"
-    timer = time.time
 
-    def __init__(self) -> None:
+    def __init__(self) -> None:  # the rates depend on the view: see `counters`
         self.refused: list[tuple[list[float], int, int]] = []  # (history, requests, duration)
         self.now = 0.0
 
@@ -133,7 +125,7 @@ class ScopeThrottle(BaseThrottle):
             ident = self._ident(request, kind)
             if ident is None:
                 continue
-            requests, duration = parse_rate(rate)
+            requests, duration = self.parse_rate(rate)
             found.append((self.cache_format % {"scope": scope, "ident": ident}, requests, duration))
         return found
 

@@ -52,14 +52,6 @@ def test_the_network_of_an_address(address, network):
     assert throttles.network_of(address) == network
 
 
-@pytest.mark.parametrize(
-    ("rate", "parsed"),
-    [("600/min", (600, 60)), ("10/hour", (10, 3600)), ("3/s", (3, 1)), ("1/day", (1, 86400))],
-)
-def test_a_rate_is_read_as_drf_reads_it(rate, parsed):
-    assert throttles.parse_rate(rate) == parsed
-
-
 @pytest.mark.django_db
 def test_starts_are_throttled_per_network_whatever_the_address(settings, daily):
     rates(settings, starts_net="2/min", starts_ip="100/min", starts_player="100/min")
