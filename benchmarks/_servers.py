@@ -88,8 +88,10 @@ class Servers:
         faketime: str | None = None,
         pool_size: int | None = None,
         quiet: bool = False,
+        extra_env: dict[str, str] | None = None,
     ) -> None:
         self.setup = setup
+        self.extra_env = extra_env or {}
         self.base_port = base_port
         self.days = days
         self.faketime = faketime
@@ -135,6 +137,7 @@ class Servers:
         for scope in THROTTLE_SCOPES:
             for kind in THROTTLE_KINDS:
                 env[f"THROTTLE_{scope.upper()}_{kind.upper()}"] = RAISED_RATE
+        env.update(self.extra_env)
         return env
 
     def manage(self, *args: str, timeout: float = 600) -> str:
@@ -231,6 +234,18 @@ class Servers:
                 text = log.read_text(errors="replace").splitlines()
                 out.append(f"--- {log.name}\n" + "\n".join(text[-lines:]))
         return "\n".join(out)
+
+    def log_lines(self, start: str) -> list[str]:
+        """The servers' log lines that begin with `start`, in order of server."""
+        found = []
+        for log in self.logs:
+            if log.exists():
+                found += [
+                    line
+                    for line in log.read_text(errors="replace").splitlines()
+                    if line.startswith(start)
+                ]
+        return found
 
     def server_errors(self) -> int:
         """Lines at ERROR or above (tracebacks' first lines) in the servers' logs."""

@@ -21,6 +21,10 @@ The baseline, in the same run against the same Redis: a bare `channels_redis` la
 `new_channel()` + `group_add`, one `group_send` of a payload as large as the real event, N
 `receive`s; delivery from the group_send call, and the time to the last receipt.
 
+The servers run through `benchmarks/_gcwatch.py`, which times the garbage collector's pauses:
+the table gives each run's collections of 5 ms or more and the longest. `--collector python`
+serves `config.asgi` with Python's default collector instead of `config.server`'s tuning.
+
 The watchers, and the bare layer's N channels alike, are split over `--clients` processes
 (default 2; 1 for everything in one process): a thousand watchers are a thousand browsers, and
 one Python process reading every socket in turn would add its own queue to the figures. Receipt
@@ -383,6 +387,7 @@ def fmt(row: dict) -> list[str]:
         f"{row['after_p50']:.0f} / {row['after_p95']:.0f} / {row['after_p99']:.0f}",
         f"{row['bare_p50']:.0f} / {row['bare_p95']:.0f} / {row['bare_p99']:.0f}",
         f"{row['bare_last']:.0f}",
+        f"{row['gc_pauses']:.0f} ({row['gc_longest']:.0f})",
     ]
 
 
@@ -396,17 +401,24 @@ HEADER = [
     "after send p50/p95/p99 ms",
     "bare layer p50/p95/p99 ms",
     "bare last ms",
+    "collector pauses ≥ 5 ms (longest ms)",
 ]
 
 
 async def bench(args: argparse.Namespace) -> list[dict]:
     rows = []
     clients = Clients(args.clients)
-    with Servers(POSTGRES_2) as servers:
+    app = {"tuned": "config.server:application", "python": "config.asgi:application"}
+    servers = Servers(POSTGRES_2, extra_env={"GCWATCH_APP": app[args.collector]})
+    servers.app = "benchmarks._gcwatch:application"
+    with servers:
         dailies = servers.dailies()
         for run in range(1, args.runs + 1):
             daily = dailies[(run - 1) % len(dailies)]
+            before = len(servers.log_lines("GCPAUSE"))
             row = await one_run(servers, clients, daily, args)
+            pauses = [float(line.split()[2]) for line in servers.log_lines("GCPAUSE")[before:]]
+            row["gc_pauses"], row["gc_longest"] = len(pauses), max(pauses, default=0.0)
             row["run"], row["game"] = run, daily["game"]
             rows.append(row)
             print(f"# run {run} {daily['game']}: " + " | ".join(fmt(row)), file=sys.stderr)
@@ -426,11 +438,18 @@ def main() -> None:
         "--wait", type=float, default=1.5, help="seconds between moves (the events' deadline)"
     )
     parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument(
+        "--collector",
+        choices=["tuned", "python"],
+        default="tuned",
+        help="the servers' collector: config.server's tuning, or Python's defaults",
+    )
     args = parser.parse_args()
     print(machine())
     print(
         f"{args.watchers} watchers over {POSTGRES_2.name}, {args.events} board changes per run, "
-        f"{args.runs} runs (games alternate), {args.clients} client processes; one line per run, "
+        f"{args.runs} runs (games alternate), {args.clients} client processes, collector "
+        f"{args.collector}; one line per run, "
         "then the medians\n"
     )
     rows = _runner()(bench(args))
