@@ -69,6 +69,19 @@ class Budget:
         return max(0.0, self.seconds - (now - self.times[0])) if self.times else 0.0
 
 
+async def join_layer_group(layer: Any, group: str, channel: str) -> bool:
+    """Add `channel` to `group`, trying twice (after a Redis restart the first try may meet a
+    dead pooled connection). False, logged, when the channel layer cannot be reached."""
+    for _ in range(2):
+        try:
+            await layer.group_add(group, channel)
+            return True
+        except REDIS_ERRORS as exc:
+            error = exc
+    logger.warning("channel layer unavailable, %s not joined: %r", group, error)
+    return False
+
+
 class JsonSocket(AsyncWebsocketConsumer):
     """Base of the project's consumers: subclasses implement `on_message(message)` and may
     call `send_json`."""
@@ -111,17 +124,9 @@ class JsonSocket(AsyncWebsocketConsumer):
         """Subclasses leave the groups they joined (through `leave_group`)."""
 
     async def join_group(self, group: str) -> bool:
-        """Join `group`, trying twice (after a Redis restart the first try may meet a dead
-        pooled connection). False, logged, when the channel layer cannot be reached: the
-        caller closes with `CLOSE_UNAVAILABLE` and the client reconnects later."""
-        for _ in range(2):
-            try:
-                await self.channel_layer.group_add(group, self.channel_name)
-                return True
-            except REDIS_ERRORS as exc:
-                error = exc
-        logger.warning("channel layer unavailable, %s not joined: %r", group, error)
-        return False
+        """Join `group` (`join_layer_group`); False when the channel layer cannot be reached:
+        the caller closes with `CLOSE_UNAVAILABLE` and the client reconnects later."""
+        return await join_layer_group(self.channel_layer, group, self.channel_name)
 
     async def leave_group(self, group: str) -> None:
         """Leave `group`; a channel layer that cannot be reached forgets the member by itself

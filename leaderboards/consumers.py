@@ -10,6 +10,8 @@ games/sockets.py.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -19,6 +21,7 @@ from games.api.serializers import parse_date
 from games.errors import ServiceError
 from games.sockets import CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, JsonSocket, error_message
 from leaderboards import live
+from leaderboards.watchers import QUEUE_EVENTS, watchers
 
 
 @database_sync_to_async
@@ -40,8 +43,13 @@ def _missed(daily_id: int, version: int) -> list[dict[str, Any]] | None:
 
 
 class DailyConsumer(JsonSocket):
+    """Joins its daily through this process's `watchers()` (one channel-layer member per
+    process and daily), which puts the daily's events in the socket's `outbox`; a task of the
+    socket's own writes them out, after the snapshot."""
+
     group: str | None = None
     sent_version = 0
+    writer: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         kwargs = self.scope["url_route"]["kwargs"]
@@ -50,7 +58,9 @@ class DailyConsumer(JsonSocket):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         group = live.daily_group(self.daily.pk)
-        if not await self.join_group(group):
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_EVENTS)
+        self.sending = asyncio.Lock()
+        if not await watchers().join(group, self.deliver):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         self.group = group
@@ -58,10 +68,27 @@ class DailyConsumer(JsonSocket):
         await self.start_watchdog()
         live.ensure_flusher()
         await self.send_snapshot()
+        self.writer = asyncio.create_task(self._write())
 
     async def leave_groups(self) -> None:
+        if self.writer is not None:
+            self.writer.cancel()
         if self.group is not None:
-            await self.leave_group(self.group)
+            group, self.group = self.group, None
+            await watchers().leave(group, self.deliver)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """An event of the daily, queued for this socket (dropped when the queue is full: the
+        client sees the version skip and asks for what it missed)."""
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(message)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                await self.daily_event(await self.outbox.get())
+        except OSError:  # the client is gone; the disconnection cleans up
+            pass
 
     async def send_snapshot(self) -> None:
         snapshot = await _snapshot(self.daily)
@@ -79,17 +106,19 @@ class DailyConsumer(JsonSocket):
             await self.send_json(error_message("malformed", "version is a whole number from 0."))
             return
         missed = await _missed(self.daily.pk, version)
-        if missed is None:
-            await self.send_snapshot()
-            return
-        for event in missed:
-            await self.send_json(event)
-        if missed:
-            self.sent_version = max(self.sent_version, int(missed[-1]["version"]))
+        async with self.sending:  # the writer waits: the missed events go out in order first
+            if missed is None:
+                await self.send_snapshot()
+                return
+            for event in missed:
+                await self.send_json(event)
+            if missed:
+                self.sent_version = max(self.sent_version, int(missed[-1]["version"]))
 
     async def daily_event(self, message: dict[str, Any]) -> None:
-        """An event from the group (`live.group_message`): sent on, already encoded, unless
+        """An event of the daily (`live.group_message`): sent on, already encoded, unless
         this socket has sent its version already (a snapshot or a resync went first)."""
-        if int(message["version"]) > self.sent_version:
-            self.sent_version = int(message["version"])
-            await self.send(text_data=message["text"])
+        async with self.sending:
+            if int(message["version"]) > self.sent_version:
+                self.sent_version = int(message["version"])
+                await self.send(text_data=message["text"])

@@ -77,6 +77,43 @@ async def test_anyone_may_watch_and_first_gets_a_snapshot():
     await close_all(tab)
 
 
+async def test_a_process_is_one_member_of_a_dailys_group_whatever_its_watchers(monkeypatch):
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    calls: list[str] = []
+    for name in ("group_add", "group_discard"):
+        real = getattr(layer, name)
+
+        async def spy(group, channel, real=real, name=name):
+            calls.append(name)
+            await real(group, channel)
+
+        monkeypatch.setattr(layer, name, spy)
+    daily = await a_daily()
+    alice, _ = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+
+    crowd = await asyncio.gather(*(watcher(daily) for _ in range(4)))  # arriving together
+    assert calls == ["group_add"]
+    await play(attempt.pk, alice, daily.deal.certificate[:1])
+    events = [await receive(tab) for tab, _ in crowd]
+    assert {(e["type"], e["version"]) for e in events} == {("update", 1)}
+
+    await close_all(*(tab for tab, _ in crowd))
+    for _ in range(50):
+        if calls[-1] == "group_discard":
+            break
+        await asyncio.sleep(0.02)
+    assert calls == ["group_add", "group_discard"]  # the last one out left the group
+
+    late, snapshot = await watcher(daily)
+    assert calls[-1] == "group_add" and snapshot["version"] == 1
+    await play(attempt.pk, alice, daily.deal.certificate[1:2], start=1)
+    assert (await receive(late))["version"] == 2
+    await close_all(late)
+
+
 async def test_watchers_are_served_without_a_session_and_players_with_one(monkeypatch):
     from channels.sessions import InstanceSessionWrapper
 
