@@ -257,7 +257,7 @@ CHANNEL_CAPACITY = 1000
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layer.ReaderChannelLayer",
             "CONFIG": {
                 # redis-py caps a connection pool at 100 connections by default; many sockets
                 # joining groups at once need more. The layer waits for messages with a 5 s
@@ -452,8 +452,6 @@ NUM_PROXIES = REST_FRAMEWORK["NUM_PROXIES"]
 HTTPS = env_bool("HTTPS", not all_loopback(ALLOWED_HOSTS))
 if HTTPS:
     SECURE_SSL_REDIRECT = True
-    # Container and load-balancer health checks speak plain HTTP.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
     SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     # No "preload": joining the browsers' preload list is hard to undo and is the domain
