@@ -1,13 +1,15 @@
 """ASGI entry point: HTTP goes to Django, WebSockets to Channels consumers.
 
 Servers run it through config/server.py (`uvicorn config.server:application`; `make run` does),
-which also tunes the process's garbage collector. HTTP passes through
-`BodySizeLimitMiddleware` first (config/bodylimit.py): an oversized body is refused with 413
-before Django reads any of it; then at most `HTTP_CONCURRENCY` requests per process are inside
-Django at once, the others wait their turn (config/concurrency.py). WebSockets pass the origin
-checks (a host of ALLOWED_HOSTS, then the site's own origin, port included: config/websocket.py)
-and reach their route (the play socket through the session/auth stack, config/routing.py); a
-path no consumer serves is refused with close code 4404.
+which also tunes the process's garbage collector. HTTP health checks (`/healthz/`,
+`/healthz/live/`) are answered first, on the event loop, never reaching Django
+(config/health.py). Other HTTP passes through `BodySizeLimitMiddleware` (config/bodylimit.py):
+an oversized body is refused with 413 before Django reads any of it; then at most
+`HTTP_CONCURRENCY` requests per process are inside Django at once, the others wait their turn
+(config/concurrency.py). WebSockets pass the origin checks (a host of ALLOWED_HOSTS, then the
+site's own origin, port included: config/websocket.py) and reach their route (the play socket
+through the session/auth stack, config/routing.py); a path no consumer serves is refused with
+close code 4404.
 """
 
 import os
@@ -29,13 +31,16 @@ from django.conf import settings  # noqa: E402
 
 from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
 from config.concurrency import ConcurrencyLimitMiddleware  # noqa: E402
+from config.health import HealthCheckMiddleware  # noqa: E402
 from config.routing import unknown_path_route, websocket_urlpatterns  # noqa: E402
 from config.websocket import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": BodySizeLimitMiddleware(
-            ConcurrencyLimitMiddleware(django_asgi_app, settings.HTTP_CONCURRENCY)
+        "http": HealthCheckMiddleware(
+            BodySizeLimitMiddleware(
+                ConcurrencyLimitMiddleware(django_asgi_app, settings.HTTP_CONCURRENCY)
+            )
         ),
         "websocket": AllowedHostsOriginValidator(
             SameOriginValidator(URLRouter([*websocket_urlpatterns, unknown_path_route]))

@@ -1,26 +1,51 @@
-"""GET /healthz/: the database, Redis and the channel layer (config/health.py)."""
+"""The health checks, `/healthz/` and `/healthz/live/` (config/health.py), asked through the
+ASGI application as a load balancer asks a server process."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 import subprocess
+import threading
+import time
 
 import pytest
+from channels.testing import HttpCommunicator
 from django.test import Client
 
+from config import health
 from tests.config.support import PYTHON, ROOT, clean_env, free_port
 
-
-def health(client: Client | None = None, **extra):
-    response = (client or Client()).get("/healthz/", **extra)
-    return response.status_code, response.json()
+pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.django_db
-def test_all_is_well_without_redis(settings):
+def application():
+    from config.asgi import application as app
+
+    return app
+
+
+async def ask(path: str = "/healthz/", method: str = "GET", host: bytes = b"localhost"):
+    communicator = HttpCommunicator(application(), method, path, headers=[(b"host", host)])
+    response = await communicator.get_response(timeout=10)
+    body = response["body"]
+    return response["status"], (json.loads(body) if body else None), dict(response["headers"])
+
+
+@pytest.fixture(autouse=True)
+def fresh_answers(monkeypatch):
+    """Every test starts with no answer kept (answers are kept per event loop anyway)."""
+    monkeypatch.setattr(health, "_checks", type(health._checks)())
+
+
+@pytest.fixture
+def no_redis(settings):
     settings.REDIS_URL = ""
 
-    assert health() == (
+
+async def test_all_is_well_without_redis(no_redis):
+    assert (await ask())[:2] == (
         200,
         {
             "status": "ok",
@@ -29,63 +54,132 @@ def test_all_is_well_without_redis(settings):
     )
 
 
-@pytest.mark.django_db
-def test_redis_down_is_degraded_not_down(settings):
+@pytest.mark.redis
+async def test_with_redis_every_check_is_ok():
+    status, body, headers = await ask()
+
+    assert (status, body["status"]) == (200, "ok")
+    assert body["checks"] == {"database": "ok", "redis": "ok", "channel_layer": "ok"}
+    assert headers[b"cache-control"] == b"no-store"
+
+
+async def test_redis_down_is_degraded_and_still_in_service(settings):
+    """Every process sees the same Redis: taking them all out would stop play, which works."""
     settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"
 
-    status, body = health()
+    status, body, _ = await ask()
 
-    assert status == 503
+    assert status == 200
     assert body["status"] == "degraded"
     assert body["checks"]["redis"] == "down"
     assert body["checks"]["database"] == "ok"
 
 
-@pytest.mark.django_db
-def test_a_channel_layer_that_cannot_be_reached_is_degraded(settings):
+@pytest.mark.redis
+async def test_a_channel_layer_that_fails_while_redis_answers_takes_the_process_out(settings):
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "config.channel_layer.ReaderChannelLayer",
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"]},
         }
     }
 
-    status, body = health()
+    status, body, _ = await ask()
 
     assert status == 503
     assert body["status"] == "degraded"
     assert body["checks"]["channel_layer"] == "down"
+    assert body["checks"]["redis"] == "ok"
 
 
-@pytest.mark.redis
-@pytest.mark.django_db
-def test_with_redis_every_check_is_ok():
-    status, body = health()
+async def test_the_database_down_is_down(monkeypatch, no_redis):
+    def broken() -> str:
+        raise ConnectionError("no database")
 
-    assert (status, body["checks"]["redis"], body["checks"]["channel_layer"]) == (200, "ok", "ok")
+    monkeypatch.setattr(health, "check_database", broken)
+
+    status, body, _ = await ask()
+    live_status, live, _ = await ask("/healthz/live/")
+
+    assert (status, body["status"], body["checks"]["database"]) == (503, "down", "down")
+    assert (live_status, live) == (200, {"status": "ok"})
 
 
-@pytest.mark.django_db
-def test_health_checks_over_plain_http_are_not_redirected(settings):
+async def test_a_hung_check_answers_down_by_its_deadline(monkeypatch, no_redis):
+    monkeypatch.setattr(health, "DATABASE_TIMEOUT", 0.2)
+    release = threading.Event()
+
+    def hangs() -> str:
+        release.wait(10)
+        return health.OK
+
+    monkeypatch.setattr(health, "check_database", hangs)
+    try:
+        status, body, _ = await asyncio.wait_for(ask(), 5)
+    finally:
+        release.set()
+
+    assert (status, body["checks"]["database"]) == (503, "down")
+
+
+async def test_many_askers_at_once_and_soon_after_share_one_check(monkeypatch, no_redis):
+    runs = []
+    real = health.check_database
+
+    def counted() -> str:
+        runs.append(1)
+        time.sleep(0.1)  # still running when the other askers arrive
+        return real()
+
+    monkeypatch.setattr(health, "check_database", counted)
+
+    answers = await asyncio.gather(*(ask() for _ in range(40)))
+    again = await ask()
+
+    assert {status for status, _, _ in answers} == {200}
+    assert again[0] == 200
+    assert len(runs) == 1
+
+
+async def test_the_answer_never_reaches_django(settings, no_redis):
+    """No allowed Host, no HTTPS, and Django would refuse (400) or redirect (301)."""
+    settings.ALLOWED_HOSTS = ["patience.example"]
     settings.SECURE_SSL_REDIRECT = True
-    settings.SECURE_REDIRECT_EXEMPT = [r"^healthz/$"]
 
-    assert Client().get("/").status_code == 301
-    assert health()[0] == 200
+    assert (await ask(host=b"10.0.0.7:8000"))[0] == 200
+    assert (await ask("/healthz/live/", host=b"10.0.0.7:8000"))[0] == 200
+    assert Client(HTTP_HOST="patience.example").get("/").status_code == 301
+
+
+async def test_only_get_and_head_are_answered(no_redis):
+    status, body, _ = await ask(method="POST")
+    head_status, head_body, head_headers = await ask(method="HEAD")
+
+    assert (status, body["code"]) == (405, "method_not_allowed")
+    assert (head_status, head_body) == (200, None)
+    assert int(head_headers[b"content-length"]) > 0
 
 
 @pytest.mark.slow
 def test_without_the_database_health_is_down_and_the_api_answers_503():
     """A PostgreSQL server that cannot be reached (nothing listens on the port)."""
     script = """
+import asyncio, json
 import django
 django.setup()
+from channels.testing import HttpCommunicator
 from django.test import Client
+from config.asgi import application
+
+async def healthz():
+    response = await HttpCommunicator(application, "GET", "/healthz/").get_response(timeout=20)
+    return response["status"], json.loads(response["body"])
+
+status, body = asyncio.run(healthz())
 client = Client()
-h = client.get("/healthz/")
 a = client.get("/api/dailies/")
 p = client.get("/")
-print(h.status_code, h.json()["status"], h.json()["checks"]["database"])
+print(status, body["status"], body["checks"]["database"])
 print(a.status_code, a.json()["code"], a["Retry-After"])
 print(p.status_code, p["Content-Type"])
 """

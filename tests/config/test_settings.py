@@ -98,7 +98,6 @@ def test_a_public_host_means_https_hsts_and_secure_cookies():
         "SESSION_COOKIE_SECURE",
         "CSRF_COOKIE_SECURE",
         "SECURE_PROXY_SSL_HEADER",
-        "SECURE_REDIRECT_EXEMPT",
     ]
 
     values = settings_of(names, **PRODUCTION)
@@ -110,7 +109,6 @@ def test_a_public_host_means_https_hsts_and_secure_cookies():
         "SESSION_COOKIE_SECURE": True,
         "CSRF_COOKIE_SECURE": True,
         "SECURE_PROXY_SSL_HEADER": None,  # no trusted proxy: X-Forwarded-Proto is ignored
-        "SECURE_REDIRECT_EXEMPT": ["^healthz/$"],
     }
 
 
