@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from games import services
+from games.errors import Conflict, Malformed
 from games.identity import COOKIE_MAX_AGE, COOKIE_NAME, player_for
 from games.models import Attempt, Player, PlayerToken
 from tests.games import factories
@@ -293,7 +294,7 @@ def test_linking_an_earlier_guest_attempt_keeps_it_ranked_and_demotes_the_accoun
 )
 def test_a_name_that_looks_like_a_taken_one_is_taken(bob, taken, name):
     factories.player(taken)
-    with pytest.raises(services.Conflict) as info:
+    with pytest.raises(Conflict) as info:
         services.player_rename(player=bob, display_name=name)
     assert info.value.code == "display_name_taken"
     bob.refresh_from_db()
@@ -303,7 +304,7 @@ def test_a_name_that_looks_like_a_taken_one_is_taken(bob, taken, name):
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", ["Gueѕt 123", "Guest 123", "GUEST 55", "Alісe"])
 def test_reserved_and_mixed_script_names_are_refused(bob, name):
-    with pytest.raises(services.Malformed):
+    with pytest.raises(Malformed):
         services.player_rename(player=bob, display_name=name)
 
 
@@ -312,6 +313,6 @@ def test_non_latin_names_are_welcome_and_unique_case_insensitively(bob):
     services.player_rename(player=bob, display_name="Ёжик")
     carol = factories.player("carol")
 
-    with pytest.raises(services.Conflict):
+    with pytest.raises(Conflict):
         services.player_rename(player=carol, display_name="ЁЖИК")
     assert services.player_rename(player=carol, display_name="Ёжик 2").display_name == "Ёжик 2"

@@ -69,7 +69,7 @@ class Dealer:
 def dealer(monkeypatch) -> Dealer:
     fake = Dealer()
     monkeypatch.setattr(scheduling, "seed_new", fake.seed_new)
-    monkeypatch.setattr(services, "solve", fake.solve)
+    monkeypatch.setattr(services.deals, "solve", fake.solve)
     return fake
 
 
@@ -288,7 +288,7 @@ def test_a_day_filled_while_candidates_are_solved_is_kept(travel, dealer, monkey
             services.daily_schedule(game="masterpiece", date=MONDAY, deal=admin_deal)
         return dealer.solve(game, deal_string, **budget)
 
-    monkeypatch.setattr(services, "solve", solve_while_an_admin_schedules)
+    monkeypatch.setattr(services.deals, "solve", solve_while_an_admin_schedules)
 
     outcome = scheduling.daily_ensure(game="masterpiece", date=MONDAY)
 

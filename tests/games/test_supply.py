@@ -23,7 +23,7 @@ def dealer(monkeypatch) -> Dealer:
     for seed in MASTERPIECE_WINNABLE:
         fake.feed("masterpiece", seed)
     monkeypatch.setattr(scheduling, "seed_new", fake.seed_new)
-    monkeypatch.setattr(services, "solve", fake.solve)
+    monkeypatch.setattr(services.deals, "solve", fake.solve)
     return fake
 
 

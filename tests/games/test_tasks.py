@@ -41,13 +41,13 @@ def eager() -> Iterator[None]:
 @pytest.fixture
 def solver_calls(monkeypatch) -> list[str]:
     calls: list[str] = []
-    real = services.solve
+    real = services.deals.solve
 
     def counted(game, deal_string, **budget):
         calls.append(game)
         return real(game, deal_string, **budget)
 
-    monkeypatch.setattr(services, "solve", counted)
+    monkeypatch.setattr(services.deals, "solve", counted)
     return calls
 
 
@@ -125,7 +125,7 @@ def test_a_decided_deal_is_skipped(eager, solver_calls, approve):
 def test_a_certificate_the_verifier_refuses_is_stored_as_unknown(eager, monkeypatch):
     deal = pending("munger", 11)
     bogus = SolveResult("solved", moves=["T1>F", "W>T9"], par=2, difficulty=1, stats={"nodes": 1})
-    monkeypatch.setattr(services, "solve", lambda *args, **kwargs: bogus)
+    monkeypatch.setattr(services.deals, "solve", lambda *args, **kwargs: bogus)
 
     assert solve_deal.delay(deal.pk).get() == "unknown"
 
@@ -147,7 +147,7 @@ def test_the_soft_time_limit_stores_unknown(eager, monkeypatch):
     def interrupted(*args, **kwargs):
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(services, "solve", interrupted)
+    monkeypatch.setattr(services.deals, "solve", interrupted)
 
     assert solve_deal.delay(deal.pk).get() == "unknown"
 
@@ -163,7 +163,7 @@ def test_the_soft_time_limit_stops_a_longer_job_after_storing_unknown(monkeypatc
     def interrupted(*args, **kwargs):
         raise SoftTimeLimitExceeded()
 
-    monkeypatch.setattr(services, "solve", interrupted)
+    monkeypatch.setattr(services.deals, "solve", interrupted)
 
     with pytest.raises(SoftTimeLimitExceeded):
         services.deal_solve(deal_id=deal.pk)

@@ -1,0 +1,86 @@
+"""Writes of the games app: every change to deals, dailies, players and attempts goes here.
+
+Functions are keyword-only and named `noun_verb`. Contended rows are locked
+(`select_for_update`). Effects on other parts of the project run after commit, through the
+signals of `games.signals`, which carry ids: this package never calls a listener itself.
+
+One module per entity (`deals`, `dailies`, `players`, `attempts`, `reviews`); callers import
+the package (`from games import services; services.attempt_play(...)`), which names every
+service here.
+"""
+
+from games.services.attempts import (
+    HISTORY_MAX,
+    MOVE_TOKEN_MAX,
+    MOVE_TOKEN_MIN,
+    attempt_disqualify,
+    attempt_finish,
+    attempt_play,
+    attempt_resign,
+    attempt_start,
+    attempt_start_practice,
+    attempt_verify,
+)
+from games.services.dailies import daily_schedule, daily_unschedule
+from games.services.deals import (
+    DEFAULT_SOLVE_SECONDS,
+    MAX_SOLVE_SECONDS,
+    STALE_CLAIM,
+    deal_approve,
+    deal_claim_for_solving,
+    deal_create,
+    deal_reject,
+    deal_request_solve,
+    deal_set_notes,
+    deal_solve,
+    deal_store_solution,
+)
+from games.services.players import (
+    SEEN_EVERY,
+    account_create,
+    player_create_guest,
+    player_link_user,
+    player_rename,
+    player_seen,
+    player_token_issue,
+    player_token_revoke,
+    player_tokens_revoke,
+)
+from games.services.reviews import attempt_review_approve, attempt_review_disqualify
+
+__all__ = [
+    "DEFAULT_SOLVE_SECONDS",
+    "HISTORY_MAX",
+    "MAX_SOLVE_SECONDS",
+    "MOVE_TOKEN_MAX",
+    "MOVE_TOKEN_MIN",
+    "SEEN_EVERY",
+    "STALE_CLAIM",
+    "account_create",
+    "attempt_disqualify",
+    "attempt_finish",
+    "attempt_play",
+    "attempt_resign",
+    "attempt_review_approve",
+    "attempt_review_disqualify",
+    "attempt_start",
+    "attempt_start_practice",
+    "attempt_verify",
+    "daily_schedule",
+    "daily_unschedule",
+    "deal_approve",
+    "deal_claim_for_solving",
+    "deal_create",
+    "deal_reject",
+    "deal_request_solve",
+    "deal_set_notes",
+    "deal_solve",
+    "deal_store_solution",
+    "player_create_guest",
+    "player_link_user",
+    "player_rename",
+    "player_seen",
+    "player_token_issue",
+    "player_token_revoke",
+    "player_tokens_revoke",
+]

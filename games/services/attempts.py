@@ -1,0 +1,340 @@
+"""Writes of attempts: starting, playing (one locked row, an idempotent seq, the result verified by
+a full replay), finishing, resigning, verifying, disqualifying."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from games import clock, fairplay, signals
+from games.engine import MalformedError, game_class, replay
+from games.engine.cards import TEXT
+from games.engine.errors import IllegalMoveError
+from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
+from games.models import (
+    Attempt,
+    DailyChallenge,
+    Player,
+    seed_text,
+)
+from games.selectors import game_check
+from games.state import AttemptState, attempt_state, position
+
+MOVE_TOKEN_MIN, MOVE_TOKEN_MAX = 1, 8  # "U" .. the longest token, "FC>T7" or "M8>M1", is 5
+HISTORY_MAX = 5000  # moves per attempt; no real game comes near
+
+
+# -- attempts --------------------------------------------------------------------------------
+
+
+def _dealt_foundation_cards(game: str, deal_string: str) -> int:
+    """Cards on the foundations before any move (Masterpiece's four Aces)."""
+    return game_class(game).from_deal(deal_string).foundation_cards
+
+
+def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bool]:
+    """Start, or resume, this player's attempt at a daily: ranked today, practice on a past
+    day; a future daily is not found. Returns (attempt, created)."""
+    today = clock.today()
+    if daily.date > today or not daily.published:
+        raise NotFound("There is no such daily yet.", code="daily_not_found")
+    ranked = daily.date == today
+    with transaction.atomic():
+        found = (
+            Attempt.objects.select_for_update()
+            .filter(player=player, daily=daily, ranked=ranked)
+            .order_by("-started_at")
+        )
+        # A ranked attempt is resumed whatever its state; practice resumes only unfinished play.
+        attempt = (found if ranked else found.filter(status=Attempt.Status.PLAYING)).first()
+        if attempt is not None:
+            return attempt, False
+        try:
+            with transaction.atomic():
+                attempt = Attempt.objects.create(
+                    player=player,
+                    game=daily.game,
+                    daily=daily,
+                    seed=daily.deal.seed,
+                    deal_string=daily.deal.deal_string,
+                    ranked=ranked,
+                    started_at=clock.now(),
+                    foundation_cards=_dealt_foundation_cards(daily.game, daily.deal.deal_string),
+                )
+        except IntegrityError:  # the same player started it at the same moment elsewhere
+            return Attempt.objects.get(player=player, daily=daily, ranked=True), False
+        signals.send_on_commit(signals.attempt_started, attempt_id=attempt.pk, daily_id=daily.pk)
+        return attempt, True
+
+
+def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Attempt, bool]:
+    """Practice on any seed (never ranked); resumes an unfinished practice of the same seed."""
+    game_check(game)
+    try:
+        text = game_class(game).deal_for_seed(seed)
+    except MalformedError as exc:
+        raise Malformed(str(exc), code="bad_seed") from None
+    existing = Attempt.objects.filter(
+        player=player,
+        game=game,
+        daily__isnull=True,
+        seed=seed_text(seed),
+        status=Attempt.Status.PLAYING,
+    ).first()
+    if existing is not None:
+        return existing, False
+    attempt = Attempt.objects.create(
+        player=player,
+        game=game,
+        seed=seed_text(seed),
+        deal_string=text,
+        ranked=False,
+        started_at=clock.now(),
+        foundation_cards=_dealt_foundation_cards(game, text),
+    )
+    signals.send_on_commit(signals.attempt_started, attempt_id=attempt.pk, daily_id=None)
+    return attempt, True
+
+
+def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
+    """The attempt, locked for this transaction; 404 unknown, 403 someone else's."""
+    attempt = Attempt.objects.locked_for_play(attempt_id)
+    if attempt is None:
+        raise NotFound("There is no such attempt.", code="attempt_not_found")
+    if attempt.player_id != player.pk:
+        raise Forbidden("This attempt is someone else's.", code="not_your_attempt")
+    return attempt
+
+
+def _check_move_input(seq: Any, move: Any) -> None:
+    if not isinstance(move, str) or not MOVE_TOKEN_MIN <= len(move) <= MOVE_TOKEN_MAX:
+        raise Malformed("A move is one token such as T3>T5, M1>F or U.", code="malformed_move")
+    _check_seq(seq)
+
+
+def _check_seq(seq: Any) -> None:
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise Malformed("seq is the move's index in the history, from 0.", code="malformed_seq")
+
+
+def _record(attempt: Attempt, token: str, now: dt.datetime) -> None:
+    """Append one checked move to the attempt's history, with its server time."""
+    attempt.moves = [*attempt.moves, token]
+    millis = int((now - attempt.started_at).total_seconds() * 1000)
+    attempt.move_times = [*attempt.move_times, max(0, millis)]
+    attempt.next_seq += 1
+    attempt.move_count = attempt.next_seq
+    attempt.first_move_at = attempt.first_move_at or now
+    attempt.last_move_at = now
+
+
+def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> AttemptState:
+    """Check one move against the authoritative position and store it, in one transaction.
+
+    `seq` is the move's index in the history. Sending a stored `seq` again with the same move
+    answers as the first time and stores nothing; any other `seq` is refused with the one
+    expected. A finished attempt takes no more moves. A win ends the attempt; a position with
+    no card move does not (the state says `blocked`: undo or resign).
+    """
+    _check_move_input(seq, move)
+    with transaction.atomic():
+        attempt = _attempt_locked(attempt_id, player)
+        if seq < attempt.next_seq:
+            if attempt.moves[seq] != move:
+                raise Conflict(
+                    f"Move {seq} was {attempt.moves[seq]}, not {move}.",
+                    code="seq_taken",
+                    expected_seq=attempt.next_seq,
+                )
+            return _answer_again(attempt, seq)
+        _check_next(attempt, seq)
+        game = position(attempt)
+        try:
+            cards = game.push(move)
+        except MalformedError as exc:
+            raise Malformed(
+                f"{move!r} is not a move: {exc.reason}", code="malformed_move"
+            ) from None
+        except IllegalMoveError as exc:
+            raise IllegalMove(
+                f"{move} is not allowed here: {exc.reason}",
+                legal=[m.text for m in game.legal_moves()],
+            ) from None
+        now = clock.now()
+        _record(attempt, move, now)
+        attempt.foundation_cards = game.foundation_cards
+        _end_if_won(attempt, game, now)
+        attempt.store()
+        state = attempt_state(attempt, game, revealed=_codes(cards))
+        _announce_move(state)
+        return state
+
+
+def _check_next(attempt: Attempt, seq: int) -> None:
+    if seq > attempt.next_seq:
+        raise Conflict(
+            f"Expected move {attempt.next_seq}, got {seq}.",
+            code="wrong_seq",
+            expected_seq=attempt.next_seq,
+        )
+    if attempt.is_finished:
+        raise Conflict(
+            f"This attempt is over ({attempt.status}).",
+            code="attempt_finished",
+            expected_seq=attempt.next_seq,
+        )
+    if attempt.next_seq >= HISTORY_MAX:
+        raise Conflict("This attempt has too many moves.", code="history_full")
+
+
+def _end_if_won(attempt: Attempt, game: Any, now: dt.datetime) -> None:
+    if game.is_won():
+        attempt.status = Attempt.Status.WON
+        attempt.finished_at = now
+        _verify(attempt)
+        fairplay.hold_if_implausible(attempt)
+
+
+def _announce_move(state: AttemptState) -> None:
+    """After commit: the move (and the end, after a win). The state rides along so that
+    listeners in this process need not read it again."""
+    attempt = state.attempt
+    signals.send_on_commit(
+        signals.move_played,
+        attempt_id=attempt.pk,
+        daily_id=attempt.daily_id,
+        seq=attempt.next_seq - 1,
+        state=state,
+    )
+    if attempt.is_finished:
+        signals.send_on_commit(
+            signals.attempt_finished,
+            attempt_id=attempt.pk,
+            daily_id=attempt.daily_id,
+            status=attempt.status,
+            state=state,
+        )
+
+
+def attempt_finish(*, attempt_id: int, player: Player, seq: int) -> AttemptState:
+    """Play the finishing line for the player: when every card left can reach the foundations
+    by foundation moves alone, the server plays those moves, each stored and counted like any
+    other. `seq` is the next seq the player's screen knows (so a stale screen is refused)."""
+    _check_seq(seq)
+    with transaction.atomic():
+        attempt = _attempt_locked(attempt_id, player)
+        if seq < attempt.next_seq:
+            raise Conflict(
+                f"Expected move {attempt.next_seq}, got {seq}.",
+                code="wrong_seq",
+                expected_seq=attempt.next_seq,
+            )
+        _check_next(attempt, seq)
+        game = position(attempt)
+        line = game.finishing_line()
+        if not line:
+            raise Conflict(
+                "Not every card left can go straight to the foundations yet.",
+                code="not_finishable",
+                expected_seq=attempt.next_seq,
+            )
+        if attempt.next_seq + len(line) > HISTORY_MAX:
+            raise Conflict("This attempt has too many moves.", code="history_full")
+        now = clock.now()
+        for token in line:
+            game.push(token)
+            _record(attempt, token, now)
+        attempt.foundation_cards = game.foundation_cards
+        _end_if_won(attempt, game, now)
+        attempt.store()
+        state = attempt_state(attempt, game)
+        _announce_move(state)
+        return state
+
+
+def _codes(cards: tuple[int, ...]) -> list[str]:
+    return [TEXT[c] for c in cards]
+
+
+def _answer_again(attempt: Attempt, seq: int) -> AttemptState:
+    """The answer to move `seq` as it was first given: the position right after it."""
+    before = position(attempt, seq)
+    cards = before.push(attempt.moves[seq])
+    return attempt_state(attempt, before, revealed=_codes(cards), replayed=True)
+
+
+def attempt_resign(*, attempt_id: int, player: Player) -> AttemptState:
+    """The player gives up: the attempt ends as resigned, verified like any other, and keeps
+    its cards on foundations."""
+    with transaction.atomic():
+        attempt = _attempt_locked(attempt_id, player)
+        if attempt.is_finished:
+            raise Conflict(
+                f"This attempt is over ({attempt.status}).",
+                code="attempt_finished",
+                expected_seq=attempt.next_seq,
+            )
+        attempt.status = Attempt.Status.RESIGNED
+        attempt.finished_at = clock.now()
+        _verify(attempt)
+        fairplay.hold_if_implausible(attempt)
+        attempt.store()
+        state = attempt_state(attempt)
+        signals.send_on_commit(
+            signals.attempt_finished,
+            attempt_id=attempt.pk,
+            daily_id=attempt.daily_id,
+            status=attempt.status,
+            state=state,
+        )
+        return state
+
+
+def _verify(attempt: Attempt) -> bool:
+    """Recompute the result by replaying the whole stored history from the deal string (the
+    daily's own deal for a daily), and compare it with what is stored."""
+    try:
+        result = replay(attempt.game, attempt.deal_string, attempt.moves)
+    except MalformedError:
+        result = None
+    dealt = attempt.daily is None or attempt.daily.deal.deal_string == attempt.deal_string
+    ok = (
+        result is not None
+        and dealt
+        and result.valid
+        and result.moves == attempt.move_count
+        and result.foundation_cards == attempt.foundation_cards
+        and result.won == (attempt.status == Attempt.Status.WON)
+    )
+    attempt.verified = ok
+    attempt.verified_at = clock.now()
+    return ok
+
+
+def attempt_verify(*, attempt: Attempt) -> bool:
+    """Re-verify a stored result (the `verify_attempts` command); saves the verdict."""
+    ok = _verify(attempt)
+    attempt.save(update_fields=["verified", "verified_at"])
+    if attempt.ranked:
+        signals.send_on_commit(
+            signals.attempt_changed, attempt_id=attempt.pk, daily_id=attempt.daily_id
+        )
+    return ok
+
+
+def attempt_disqualify(*, attempt: Attempt, by: Any, reason: str) -> Attempt:
+    if not reason.strip():
+        raise Malformed("Say why the attempt is disqualified.", code="reason_required")
+    attempt.disqualified = True
+    attempt.disqualified_reason = reason.strip()
+    attempt.disqualified_by = by
+    attempt.disqualified_at = clock.now()
+    attempt.save(
+        update_fields=["disqualified", "disqualified_reason", "disqualified_by", "disqualified_at"]
+    )
+    signals.send_on_commit(
+        signals.attempt_changed, attempt_id=attempt.pk, daily_id=attempt.daily_id
+    )
+    return attempt

@@ -1,0 +1,178 @@
+"""Writes of deals: creating them, the solver's runs and results, curation."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+
+from games import clock, signals
+from games.engine import MalformedError, game_class, replay
+from games.engine.solver import SolveResult, solve
+from games.errors import Conflict, Malformed
+from games.models import (
+    Deal,
+    seed_text,
+)
+from games.selectors import game_check
+
+DEFAULT_SOLVE_SECONDS = 60
+MAX_SOLVE_SECONDS = 600
+
+#: A claim older than this is taken to be from a worker that died (beyond the hard limit).
+STALE_CLAIM = dt.timedelta(minutes=30)
+
+
+# -- deals -----------------------------------------------------------------------------------
+
+
+def deal_create(
+    *,
+    game: str,
+    seed: int | None = None,
+    deal_string: str | None = None,
+    notes: str = "",
+    dealt_by_scheduler: bool = False,
+) -> Deal:
+    """A new candidate deal from a seed or a pasted deal string (exactly one), validated by the
+    engine. The same layout twice is refused."""
+    game_check(game)
+    if (seed is None) == (deal_string is None):
+        raise Malformed("Give either a seed or a deal string.", code="seed_or_deal")
+    try:
+        cls = game_class(game)
+        text = cls.deal_for_seed(seed) if seed is not None else deal_string
+        cls.from_deal(text)  # type: ignore[arg-type]
+    except MalformedError as exc:
+        raise Malformed(f"This is not a {game} deal: {exc}", code="bad_deal") from None
+    existing = Deal.objects.filter(game=game, deal_string=text).first()
+    if existing is not None:
+        raise Conflict(
+            f"This deal exists already ({existing}).", code="deal_exists", deal_id=existing.pk
+        )
+    try:
+        with transaction.atomic():
+            return Deal.objects.create(
+                game=game,
+                seed=seed_text(seed),
+                deal_string=text,
+                notes=notes,
+                dealt_by_scheduler=dealt_by_scheduler,
+            )
+    except IntegrityError:  # created meanwhile by someone else
+        raise Conflict("This deal exists already.", code="deal_exists") from None
+
+
+def deal_request_solve(*, deal: Deal, time_limit: float | None = None) -> Deal:
+    """Ask the background solver for this deal (`deal_solve_requested` after commit). A deal
+    being solved is left alone (unless its claim is stale: the worker died), and an approved
+    deal keeps its certificate."""
+    if deal.curation == Deal.Curation.APPROVED:
+        raise Conflict("This deal is approved; its certificate stays.", code="deal_approved")
+    working = Q(
+        solver_status=Deal.SolverStatus.SOLVING, solve_started_at__gte=clock.now() - STALE_CLAIM
+    )
+    updated = (
+        Deal.objects.filter(pk=deal.pk)
+        .exclude(working)
+        .exclude(curation=Deal.Curation.APPROVED)
+        .update(solver_status=Deal.SolverStatus.PENDING, solve_requested_at=clock.now())
+    )
+    if updated:
+        signals.send_on_commit(signals.deal_solve_requested, deal_id=deal.pk, time_limit=time_limit)
+    deal.refresh_from_db()
+    return deal
+
+
+def deal_claim_for_solving(*, deal_id: int) -> bool:
+    """Claim a pending deal for one solver run with a conditional UPDATE, so that a second
+    delivery of the same task finds nothing to claim and does nothing."""
+    now = clock.now()
+    stale = Q(solver_status=Deal.SolverStatus.SOLVING, solve_started_at__lt=now - STALE_CLAIM)
+    claimed = (
+        Deal.objects.filter(pk=deal_id)
+        .filter(Q(solver_status=Deal.SolverStatus.PENDING) | stale)
+        .exclude(curation=Deal.Curation.APPROVED)
+        .update(solver_status=Deal.SolverStatus.SOLVING, solve_started_at=now)
+    )
+    return bool(claimed)
+
+
+def deal_solve(
+    *, deal_id: int, time_limit: float | None = None, par_time: float | None = None
+) -> str:
+    """Claim a pending deal, solve it here and store the result: what the `solve_deal` task,
+    the `solve_deal` command and the scheduler run. Returns the stored solver status, or
+    "skipped" when the deal was not there to claim (claimed or decided already).
+
+    When a Celery task's soft time limit interrupts the solver, the deal is stored as unknown
+    and `SoftTimeLimitExceeded` goes on up, so that a longer job (the scheduler) stops too.
+    """
+    if not deal_claim_for_solving(deal_id=deal_id):
+        return "skipped"
+    deal = Deal.objects.get(pk=deal_id)
+    seconds = min(time_limit or DEFAULT_SOLVE_SECONDS, MAX_SOLVE_SECONDS)
+    try:
+        result = solve(deal.game, deal.deal_string, time_limit=seconds, par_time=par_time)
+    except SoftTimeLimitExceeded:
+        stopped = SolveResult(Deal.SolverStatus.UNKNOWN, stats={"stopped_by": "task time limit"})
+        deal_store_solution(deal_id=deal_id, result=stopped)
+        raise
+    return deal_store_solution(deal_id=deal_id, result=result).solver_status
+
+
+def deal_store_solution(*, deal_id: int, result: Any) -> Deal:
+    """Store a solver result; a certificate is kept only if the replay verifier accepts it."""
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal_id)
+        status = result.status
+        certificate: list[str] = []
+        if status == Deal.SolverStatus.SOLVED:
+            verdict = replay(deal.game, deal.deal_string, result.moves)
+            if verdict.valid and verdict.won:
+                certificate = list(result.moves)
+            else:  # never trust a line the verifier refuses
+                status = Deal.SolverStatus.UNKNOWN
+        deal.solver_status = status
+        deal.certificate = certificate
+        deal.par = len(certificate) if certificate else None
+        deal.difficulty = result.difficulty if certificate else None
+        deal.solver_stats = result.stats
+        deal.solved_at = clock.now()
+        deal.save()
+        return deal
+
+
+def deal_approve(*, deal: Deal, by: Any = None, system: bool = False) -> Deal:
+    if not deal.is_certified:
+        raise Conflict(
+            "Only a solved deal with a certificate can be approved.", code="not_certified"
+        )
+    return _curate(deal, Deal.Curation.APPROVED, by=by, system=system)
+
+
+def deal_reject(*, deal: Deal, by: Any = None) -> Deal:
+    if deal.dailies.exists():
+        raise Conflict(
+            "This deal is scheduled; unschedule it before rejecting it.", code="deal_scheduled"
+        )
+    return _curate(deal, Deal.Curation.REJECTED, by=by, system=False)
+
+
+def _curate(deal: Deal, curation: str, *, by: Any, system: bool) -> Deal:
+    deal.curation = curation
+    deal.curated_by = by
+    deal.curated_at = clock.now()
+    deal.chosen_by_system = system
+    deal.save(update_fields=["curation", "curated_by", "curated_at", "chosen_by_system"])
+    return deal
+
+
+def deal_set_notes(*, deal: Deal, notes: str) -> Deal:
+    """The curators' notes on a deal (free text); nothing else changes."""
+    deal.notes = notes.strip()
+    deal.save(update_fields=["notes"])
+    return deal
