@@ -10,7 +10,7 @@ move's answer returned, each watcher's delivery time of the resulting `update` e
 gap is a watcher that never got an event's version (missed) or got it out of turn (a jump).
 
 Daily events are coalesced: the server's flusher sends at most one event per daily every
-`leaderboards.live.COALESCE_SECONDS` (0.25 s), but a board that was quiet gets its event at once
+`realtime.boards.COALESCE_SECONDS` (0.25 s), but a board that was quiet gets its event at once
 (the process that marks the change wakes its flusher). The moves here are a second or more
 apart, so each is such a first change. The table gives the delivery from the move's answer
 ("from the move") and from the first watcher's receipt of the same event ("after send": the

@@ -373,7 +373,7 @@ async def bench(setup: Setup, args: argparse.Namespace) -> list[dict]:
 def breakdown(setup: Setup, players: int, moves: int) -> None:
     """CPU per move of the service call and its after-commit receivers, in this process.
 
-    No server: `services.attempt_play` and `live.render` called directly on the configuration's
+    No server: `services.attempt_play` and `pushes.render` called directly on the configuration's
     database, first with every receiver of `move_played` connected, then without them one by
     one (the receivers are this process's only; nothing is changed in the repository).
     """
@@ -387,9 +387,9 @@ def breakdown(setup: Setup, players: int, moves: int) -> None:
 
         django.setup()
         from games import clock, services, signals
-        from games import live as games_live
         from games.models import Attempt, DailyChallenge
         from games.state import attempt_state, position
+        from realtime import pushes
 
         dailies = list(DailyChallenge.objects.filter(date=clock.today()).order_by("game"))
 
@@ -405,16 +405,16 @@ def breakdown(setup: Setup, players: int, moves: int) -> None:
                     state = services.attempt_play(
                         attempt_id=attempt.pk, player=player, seq=seq, move=token
                     )
-                    games_live.render(state)
+                    pushes.render(state)
                     cpu += time.process_time() - cpu0
                     wall += time.perf_counter() - wall0
                     count += 1
             return [label, f"{cpu / count * 1000:.1f}", f"{wall / count * 1000:.1f}"]
 
         rows = [measure("all (as shipped)")]
-        for signal in (signals.move_played, signals.attempt_finished):
-            signal.disconnect(games_live._push_state)
-        rows.append(measure("without games.live._push_state"))
+        signals.move_played.disconnect(dispatch_uid="realtime.push.move")
+        signals.attempt_finished.disconnect(dispatch_uid="realtime.push.end")
+        rows.append(measure("without realtime.pushes.push_state"))
         signals.move_played.disconnect(dispatch_uid="leaderboards.move_played")
         rows.append(measure("and without the leaderboard index update"))
         signals.move_played.receivers = []
@@ -435,8 +435,8 @@ def breakdown(setup: Setup, players: int, moves: int) -> None:
         state = attempt_state(attempt)
         began = time.process_time()
         for _ in range(200):
-            games_live.render(state)
-        parts.append(["live.render() of the state", f"{(time.process_time() - began) / 0.2:.2f}"])
+            pushes.render(state)
+        parts.append(["pushes.render() of the state", f"{(time.process_time() - began) / 0.2:.2f}"])
         print()
         print(table(["piece", "CPU ms"], parts))
         print(f"\n({machine()})")

@@ -7,9 +7,10 @@ which also tunes the process's garbage collector. HTTP health checks (`/healthz/
 an oversized body is refused with 413 before Django reads any of it; then at most
 `HTTP_CONCURRENCY` requests per process are inside Django at once, the others wait their turn
 (config/concurrency.py). WebSockets pass the origin checks (a host of ALLOWED_HOSTS, then the
-site's own origin, port included: config/websocket.py) and reach their route (the play socket
-through the session/auth stack, config/routing.py); a path no consumer serves is refused with
-close code 4404.
+site's own origin, port included: realtime/origin.py) and reach their route (the play socket
+through the session/auth stack, realtime/routing.py); a path no consumer serves is refused with
+close code 4404. The lifespan starts and stops what the live side runs per process
+(realtime/lifespan.py).
 """
 
 import os
@@ -32,8 +33,9 @@ from django.conf import settings  # noqa: E402
 from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
 from config.concurrency import ConcurrencyLimitMiddleware  # noqa: E402
 from config.health import HealthCheckMiddleware  # noqa: E402
-from config.routing import unknown_path_route, websocket_urlpatterns  # noqa: E402
-from config.websocket import SameOriginValidator  # noqa: E402
+from realtime.lifespan import lifespan  # noqa: E402
+from realtime.origin import SameOriginValidator  # noqa: E402
+from realtime.routing import unknown_path_route, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -45,5 +47,6 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(
             SameOriginValidator(URLRouter([*websocket_urlpatterns, unknown_path_route]))
         ),
+        "lifespan": lifespan,
     }
 )

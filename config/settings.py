@@ -124,6 +124,7 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "leaderboards",
+    "realtime",
     "frontend",
 ]
 
@@ -257,7 +258,7 @@ CHANNEL_CAPACITY = 1000
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.channel_layer.ReaderChannelLayer",
+            "BACKEND": "realtime.layer.ReaderChannelLayer",
             "CONFIG": {
                 # redis-py caps a connection pool at 100 connections by default; many sockets
                 # joining groups at once need more. The layer waits for messages with a 5 s

@@ -9,6 +9,6 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Receivers connect on import: the solver task queue, the live state of open play
-        # sockets, and the supply of the coming days' dailies.
-        from games import live, supply, tasks  # noqa: F401
+        # Receivers connect on import: the solver task queue and the supply of the coming
+        # days' dailies.
+        from games import supply, tasks  # noqa: F401

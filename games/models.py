@@ -4,13 +4,15 @@ Plain models; the rules that change them live in `services.py`, the queries in `
 Each cross-cutting rule has one home here, used everywhere else: what a schedulable deal is
 (`DealQuerySet.schedulable`), which attempts count on a board and which are wins
 (`AttemptQuerySet.on_board`, `.wins`), when a daily's par may be shown (`DailyChallenge.par_shown`)
-and the server-measured time of an attempt (`Attempt.play_seconds`).
+the server-measured time of an attempt (`Attempt.play_seconds`) and the time a board shows
+(`Attempt.board_seconds`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -396,6 +398,40 @@ class Attempt(models.Model):
             return 0.0
         end = self.finished_at or now or clock.now()
         return round(max(0.0, (end - self.first_move_at).total_seconds()), 3)
+
+    def board_seconds(self) -> float:
+        """The time a board shows and ranks: `play_seconds` to the finish, or, while the
+        attempt is played, to its last move (so that a board does not change while nobody
+        moves)."""
+        return self.play_seconds(now=self.last_move_at or self.first_move_at)
+
+    def standing(self) -> Standing:
+        """What boards read of this attempt as it is now (after a commit: as committed)."""
+        return Standing(
+            attempt_id=self.pk,
+            daily_id=self.daily_id,
+            on_board=self.is_on_board,
+            won=self.status == self.Status.WON,
+            move_count=self.move_count,
+            foundation_cards=self.foundation_cards,
+            seconds=self.board_seconds(),
+            finished_at=self.finished_at,
+        )
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An attempt's place on its board, as plain values: what the play signals carry
+    (games/signals.py), so that a listener never holds a model instance of the sender's."""
+
+    attempt_id: int
+    daily_id: int | None
+    on_board: bool
+    won: bool
+    move_count: int
+    foundation_cards: int
+    seconds: float
+    finished_at: dt.datetime | None
 
 
 #: The one statement of what a daily's board counts: ranked, not disqualified, not held for

@@ -1,19 +1,25 @@
 """What the games app tells the rest of the project, after the change is committed.
 
-Services send these through `send_on_commit`, carrying ids: a listener reads what it needs
-from the database, which by then holds the change. The play signals also carry `state`, the
-committed `games.state.AttemptState` (its `attempt` as saved), so that listeners in the same
-process need not read and rebuild it: they treat it as read-only, and a listener must work
-without it too (a signal sent by other code may not carry it). `games` never imports its listeners
-(`leaderboards` reacts to play; `games.tasks` starts solver runs); they connect in their apps'
-`ready()`. A listener that fails is logged and does not undo or fail the change that caused it.
+Services send these through `send_on_commit`, carrying ids and plain data, never a model
+instance: a listener reads what else it needs from the database, which by then holds the
+change. `games` never imports its listeners (`leaderboards` keeps its index, `realtime` tells
+sockets, `games.tasks` starts solver runs); they connect in their apps' `ready()`. A listener
+that fails is logged and does not undo or fail the change that caused it.
 
 - `attempt_started(attempt_id, daily_id)`: a new attempt (daily_id None for a random practice)
-- `move_played(attempt_id, daily_id, seq, state)`: a move was stored (seq is its index)
-- `attempt_finished(attempt_id, daily_id, status, state)`: won or resigned
-- `attempt_changed(attempt_id, daily_id)`: its standing changed outside play (disqualified)
+- `move_played(attempt_id, daily_id, seq, revealed, standing, origin)`: a move was stored
+  (seq is its index; revealed, the codes of the cards it turned face up)
+- `attempt_finished(attempt_id, daily_id, status, standing, origin)`: won or resigned
+- `attempt_changed(attempt_id, daily_id)`: its standing changed outside play (disqualified,
+  approved after review, verified again)
 - `daily_scheduled(daily_id)`: a daily was created or its deal changed
 - `deal_solve_requested(deal_id, time_limit)`: someone asked the solver for a deal
+
+`standing` is the attempt's `games.models.Standing` as committed (what its board reads), so
+that the board index needs no second read per move. `origin` is whatever the caller of the
+service gave to say who asked (the play socket passes its channel name; None from REST, the
+admin and tasks): the sockets' listener uses it not to send a socket the state it already
+answered.
 """
 
 from __future__ import annotations
@@ -34,12 +40,13 @@ daily_scheduled = Signal()
 deal_solve_requested = Signal()
 
 
+def send_now(signal: Signal, **ids: Any) -> None:
+    """Send `signal` with `ids` to every listener; one that fails is logged, the others run."""
+    for receiver, result in signal.send_robust(sender=None, **ids):
+        if isinstance(result, Exception):
+            logger.error("listener %r failed on %s", receiver, ids, exc_info=result)
+
+
 def send_on_commit(signal: Signal, **ids: Any) -> None:
     """Send `signal` with `ids` once the current transaction commits (at once outside one)."""
-
-    def send() -> None:
-        for receiver, result in signal.send_robust(sender=None, **ids):
-            if isinstance(result, Exception):
-                logger.error("listener %r failed on %s", receiver, ids, exc_info=result)
-
-    transaction.on_commit(send, robust=True)
+    transaction.on_commit(lambda: send_now(signal, **ids), robust=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Count, QuerySet, Sum
 
-from games.models import Attempt
+from games.models import Attempt, Standing
 from leaderboards import ranking
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -58,22 +58,27 @@ def finished_ms(moment: dt.datetime | None) -> int | None:
     return (moment - EPOCH) // ONE_MS
 
 
-def seconds_of(attempt: Attempt) -> float:
-    """The server-measured time of an attempt (`Attempt.play_seconds`): to the finish, or for
-    an attempt still being played, to its last move (so that a board does not change while
-    nobody moves)."""
-    return attempt.play_seconds(now=attempt.last_move_at or attempt.first_move_at)
-
-
 def entry_of(attempt: Attempt) -> ranking.Entry:
     """What ranking reads of a board's attempt (a win on a board is a verified win)."""
     return ranking.entry(
         attempt_id=attempt.pk,
         won=attempt.status == Attempt.Status.WON,
         moves=attempt.move_count,
-        play_seconds=seconds_of(attempt),
+        play_seconds=attempt.board_seconds(),
         foundation_cards=attempt.foundation_cards,
         finished_ms=finished_ms(attempt.finished_at),
+    )
+
+
+def entry_of_standing(standing: Standing) -> ranking.Entry:
+    """`entry_of` for an attempt's standing as a play signal carries it."""
+    return ranking.entry(
+        attempt_id=standing.attempt_id,
+        won=standing.won,
+        moves=standing.move_count,
+        play_seconds=standing.seconds,
+        foundation_cards=standing.foundation_cards,
+        finished_ms=finished_ms(standing.finished_at),
     )
 
 

@@ -32,7 +32,7 @@ import redis
 from django.conf import settings
 
 from games import errors, redis_client
-from games.models import Attempt
+from games.models import Standing
 from leaderboards import board, ranking
 
 logger = logging.getLogger(__name__)
@@ -171,19 +171,17 @@ def _row_value(e: ranking.Entry, attempt: Any) -> str:
 # -- writes ----------------------------------------------------------------------------------
 
 
-def attempt_update(*, attempt_id: int, daily_id: int, attempt: Attempt | None = None) -> bool:
+def attempt_update(*, attempt_id: int, daily_id: int, standing: Standing | None = None) -> bool:
     """Put one attempt where it now belongs in its daily's index (or take it off the board).
-    `attempt`, when given, is the attempt as just committed (then nothing is read from the
+    `standing`, when given, is the attempt's as just committed (then nothing is read from the
     database). A missing index is left missing. False when Redis could not be reached."""
 
     def update(conn: redis.Redis) -> bool:
-        row = _board_row(attempt_id, daily_id, attempt)
+        entry = _board_entry(attempt_id, daily_id, standing)
         args: list[Any] = [TTL_SECONDS, attempt_id]
-        if row is not None:
-            e = board.entry_of(row)
-            finished = 1 if row.finished_at is not None else 0
-            args += [ranking.score(e), ranking.member(e), row.move_count, row.foundation_cards]
-            args.append(finished)
+        if entry is not None:
+            e, moves, cards, finished = entry
+            args += [ranking.score(e), ranking.member(e), moves, cards, finished]
         k = keys(daily_id)
         _script(conn)[0](keys=[k.board, k.rows, k.meta], args=args)
         return True
@@ -191,11 +189,22 @@ def attempt_update(*, attempt_id: int, daily_id: int, attempt: Attempt | None = 
     return _guarded(False, update)
 
 
-def _board_row(attempt_id: int, daily_id: int, attempt: Attempt | None) -> Attempt | None:
-    """The attempt as its board ranks it, or None when the board does not count it."""
-    if attempt is None:
-        return board.board_queryset(daily_id).filter(pk=attempt_id).first()
-    return attempt if attempt.is_on_board and attempt.daily_id == daily_id else None
+def _board_entry(
+    attempt_id: int, daily_id: int, standing: Standing | None
+) -> tuple[ranking.Entry, int, int, int] | None:
+    """How the board ranks the attempt (its entry, moves, cards and whether it is finished),
+    or None when the board does not count it."""
+    if standing is None:
+        row = board.board_queryset(daily_id).filter(pk=attempt_id).first()
+        if row is None:
+            return None
+        finished = 1 if row.finished_at is not None else 0
+        return board.entry_of(row), row.move_count, row.foundation_cards, finished
+    if not standing.on_board or standing.daily_id != daily_id:
+        return None
+    finished = 1 if standing.finished_at is not None else 0
+    e = board.entry_of_standing(standing)
+    return e, standing.move_count, standing.foundation_cards, finished
 
 
 def rebuild(conn: redis.Redis, daily_id: int) -> dict[str, int]:

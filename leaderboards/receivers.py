@@ -3,6 +3,11 @@
 Each keeps the Redis index of the attempt's daily in step (`index.attempt_update`); practice
 (no daily) is ignored. The signals come after commit, so the database holds the change; a
 lost update is harmless, as the next reader finds the index stale and rebuilds it.
+
+Once the index holds a change of play or standing, `leaderboards.signals.board_changed` says
+so (whether or not Redis could be reached: the database holds the board either way), so that
+whoever shows boards live reads them after the change, by the order of the calls here rather
+than by the order in which apps connect their listeners.
 """
 
 from __future__ import annotations
@@ -12,14 +17,21 @@ from typing import Any
 from django.dispatch import receiver
 
 from games import signals
+from games.models import Standing
 from leaderboards import index
+from leaderboards.signals import board_changed
 
 
-def _update(attempt_id: int | None, daily_id: int | None, state: Any = None) -> None:
-    """`state`, when the signal carries it, holds the attempt as committed (no re-read)."""
-    if attempt_id is not None and daily_id is not None:
-        attempt = state.attempt if state is not None else None
-        index.attempt_update(attempt_id=attempt_id, daily_id=daily_id, attempt=attempt)
+def _update(attempt_id: int, daily_id: int | None, standing: Standing | None = None) -> None:
+    """`standing`, when the signal carries it, is the attempt's as committed (no re-read)."""
+    if daily_id is not None:
+        index.attempt_update(attempt_id=attempt_id, daily_id=daily_id, standing=standing)
+
+
+def _update_and_tell(attempt_id: int, daily_id: int | None, standing: Standing | None) -> None:
+    _update(attempt_id, daily_id, standing)
+    if daily_id is not None:
+        signals.send_now(board_changed, daily_id=daily_id, attempt_id=attempt_id)
 
 
 @receiver(signals.attempt_started, dispatch_uid="leaderboards.attempt_started")
@@ -29,21 +41,21 @@ def on_attempt_started(sender: Any, attempt_id: int, daily_id: int | None, **kwa
 
 @receiver(signals.move_played, dispatch_uid="leaderboards.move_played")
 def on_move_played(
-    sender: Any, attempt_id: int, daily_id: int | None, state: Any = None, **kwargs: Any
+    sender: Any, attempt_id: int, daily_id: int | None, standing: Standing | None = None, **_: Any
 ) -> None:
-    _update(attempt_id, daily_id, state)
+    _update_and_tell(attempt_id, daily_id, standing)
 
 
 @receiver(signals.attempt_finished, dispatch_uid="leaderboards.attempt_finished")
 def on_attempt_finished(
-    sender: Any, attempt_id: int, daily_id: int | None, state: Any = None, **kwargs: Any
+    sender: Any, attempt_id: int, daily_id: int | None, standing: Standing | None = None, **_: Any
 ) -> None:
-    _update(attempt_id, daily_id, state)
+    _update_and_tell(attempt_id, daily_id, standing)
 
 
 @receiver(signals.attempt_changed, dispatch_uid="leaderboards.attempt_changed")
 def on_attempt_changed(sender: Any, attempt_id: int, daily_id: int | None, **kwargs: Any) -> None:
-    _update(attempt_id, daily_id)
+    _update_and_tell(attempt_id, daily_id, None)
 
 
 @receiver(signals.daily_scheduled, dispatch_uid="leaderboards.daily_scheduled")

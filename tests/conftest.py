@@ -204,7 +204,7 @@ def _fast_password_hashing(settings):
 def _no_snapshot_of_another_test() -> None:
     """The live boards' snapshots are kept a moment per daily id and version, and ids and
     versions repeat from test to test: each test starts without any."""
-    from leaderboards import live
+    from realtime import boards as live
 
     with live._snapshots_lock:
         live._snapshots.clear()

@@ -24,7 +24,24 @@ def test_application_routes_http_and_websocket():
     application = asgi_application()
 
     assert isinstance(application, ProtocolTypeRouter)
-    assert set(application.application_mapping) == {"http", "websocket"}
+    assert set(application.application_mapping) == {"http", "websocket", "lifespan"}
+
+
+async def test_the_lifespan_runs_the_live_boards_flusher_from_start_to_stop():
+    """What the live side runs per process starts with the server and stops with it."""
+    from asgiref.testing import ApplicationCommunicator
+
+    from realtime import boards
+
+    server = ApplicationCommunicator(asgi_application(), {"type": "lifespan"})
+    await server.send_input({"type": "lifespan.startup"})
+    assert (await server.receive_output(5))["type"] == "lifespan.startup.complete"
+    running = boards._flusher
+    assert running is not None and not running.done()
+
+    await server.send_input({"type": "lifespan.shutdown"})
+    assert (await server.receive_output(5))["type"] == "lifespan.shutdown.complete"
+    assert running.done() and boards._flusher is None
 
 
 @pytest.mark.django_db(transaction=True)

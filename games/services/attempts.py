@@ -13,12 +13,7 @@ from games.engine import MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
 from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
-from games.models import (
-    Attempt,
-    DailyChallenge,
-    Player,
-    seed_text,
-)
+from games.models import Attempt, DailyChallenge, Player, Standing, seed_text
 from games.selectors import game_check
 from games.state import AttemptState, attempt_state, position
 
@@ -130,13 +125,16 @@ def _record(attempt: Attempt, token: str, now: dt.datetime) -> None:
     attempt.last_move_at = now
 
 
-def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> AttemptState:
+def attempt_play(
+    *, attempt_id: int, player: Player, seq: int, move: str, origin: str | None = None
+) -> AttemptState:
     """Check one move against the authoritative position and store it, in one transaction.
 
     `seq` is the move's index in the history. Sending a stored `seq` again with the same move
     answers as the first time and stores nothing; any other `seq` is refused with the one
     expected. A finished attempt takes no more moves. A win ends the attempt; a position with
-    no card move does not (the state says `blocked`: undo or resign).
+    no card move does not (the state says `blocked`: undo or resign). `origin` says who asked
+    (games/signals.py): it rides along with the signals.
     """
     _check_move_input(seq, move)
     with transaction.atomic():
@@ -168,7 +166,7 @@ def attempt_play(*, attempt_id: int, player: Player, seq: int, move: str) -> Att
         _end_if_won(attempt, game, now)
         attempt.store()
         state = attempt_state(attempt, game, revealed=_codes(cards))
-        _announce_move(state)
+        _announce_move(attempt, state.revealed, origin)
         return state
 
 
@@ -197,28 +195,37 @@ def _end_if_won(attempt: Attempt, game: Any, now: dt.datetime) -> None:
         fairplay.hold_if_implausible(attempt)
 
 
-def _announce_move(state: AttemptState) -> None:
-    """After commit: the move (and the end, after a win). The state rides along so that
-    listeners in this process need not read it again."""
-    attempt = state.attempt
+def _announce_move(attempt: Attempt, revealed: list[str], origin: str | None) -> None:
+    """After commit: the move (and the end, after a win), with the attempt's standing as
+    committed and the cards the move turned face up."""
+    standing = attempt.standing()
     signals.send_on_commit(
         signals.move_played,
         attempt_id=attempt.pk,
         daily_id=attempt.daily_id,
         seq=attempt.next_seq - 1,
-        state=state,
+        revealed=list(revealed),
+        standing=standing,
+        origin=origin,
     )
     if attempt.is_finished:
-        signals.send_on_commit(
-            signals.attempt_finished,
-            attempt_id=attempt.pk,
-            daily_id=attempt.daily_id,
-            status=attempt.status,
-            state=state,
-        )
+        _announce_end(attempt, standing, origin)
 
 
-def attempt_finish(*, attempt_id: int, player: Player, seq: int) -> AttemptState:
+def _announce_end(attempt: Attempt, standing: Standing, origin: str | None) -> None:
+    signals.send_on_commit(
+        signals.attempt_finished,
+        attempt_id=attempt.pk,
+        daily_id=attempt.daily_id,
+        status=attempt.status,
+        standing=standing,
+        origin=origin,
+    )
+
+
+def attempt_finish(
+    *, attempt_id: int, player: Player, seq: int, origin: str | None = None
+) -> AttemptState:
     """Play the finishing line for the player: when every card left can reach the foundations
     by foundation moves alone, the server plays those moves, each stored and counted like any
     other. `seq` is the next seq the player's screen knows (so a stale screen is refused)."""
@@ -250,7 +257,7 @@ def attempt_finish(*, attempt_id: int, player: Player, seq: int) -> AttemptState
         _end_if_won(attempt, game, now)
         attempt.store()
         state = attempt_state(attempt, game)
-        _announce_move(state)
+        _announce_move(attempt, [], origin)
         return state
 
 
@@ -265,7 +272,7 @@ def _answer_again(attempt: Attempt, seq: int) -> AttemptState:
     return attempt_state(attempt, before, revealed=_codes(cards), replayed=True)
 
 
-def attempt_resign(*, attempt_id: int, player: Player) -> AttemptState:
+def attempt_resign(*, attempt_id: int, player: Player, origin: str | None = None) -> AttemptState:
     """The player gives up: the attempt ends as resigned, verified like any other, and keeps
     its cards on foundations."""
     with transaction.atomic():
@@ -281,15 +288,8 @@ def attempt_resign(*, attempt_id: int, player: Player) -> AttemptState:
         _verify(attempt)
         fairplay.hold_if_implausible(attempt)
         attempt.store()
-        state = attempt_state(attempt)
-        signals.send_on_commit(
-            signals.attempt_finished,
-            attempt_id=attempt.pk,
-            daily_id=attempt.daily_id,
-            status=attempt.status,
-            state=state,
-        )
-        return state
+        _announce_end(attempt, attempt.standing(), origin)
+        return attempt_state(attempt)
 
 
 def _verify(attempt: Attempt) -> bool:

@@ -79,7 +79,7 @@ async def test_redis_down_is_degraded_and_still_in_service(settings):
 async def test_a_channel_layer_that_fails_while_redis_answers_takes_the_process_out(settings):
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "config.channel_layer.ReaderChannelLayer",
+            "BACKEND": "realtime.layer.ReaderChannelLayer",
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"]},
         }
     }

@@ -59,6 +59,16 @@ def an_attempt(player: Any, daily: Any) -> Any:
     return attempt
 
 
+@pytest.fixture
+async def flusher():
+    """This test's event loop runs the live boards' flusher, as a server's lifespan does."""
+    from realtime import boards
+
+    boards.flusher_start()
+    yield
+    await boards.flusher_stop()
+
+
 @pytest.fixture(autouse=True)
 def _open_origin(settings):
     settings.ALLOWED_HOSTS = ["localhost", "testserver"]

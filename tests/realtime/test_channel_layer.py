@@ -1,4 +1,4 @@
-"""The Redis channel layer's process channels (config/channel_layer.py), on a real Redis.
+"""The Redis channel layer's process channels (realtime/layer.py), on a real Redis.
 
 A socket's receive is cancelled whenever the socket closes, at any point of its wait. The layer
 must come out of every such cancellation as it went in: the cancelled receive ends at once,
@@ -14,8 +14,8 @@ import asyncio
 import pytest
 from django.conf import settings
 
-from config import channel_layer
-from config.channel_layer import ReaderChannelLayer
+from realtime import layer as channel_layer
+from realtime.layer import ReaderChannelLayer
 from tests.support import RedisServer
 
 pytestmark = pytest.mark.redis

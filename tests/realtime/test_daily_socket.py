@@ -1,5 +1,5 @@
 """The daily socket, ws/daily/<game>/<date>/: anyone watches a board live; events are
-coalesced and versioned, and a reconnecting watcher gets what it missed (leaderboards/live.py).
+coalesced and versioned, and a reconnecting watcher gets what it missed (realtime/boards.py).
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from games import services, sockets
-from leaderboards import live
+from games import services
+from realtime import boards as live
+from realtime import sockets
 from tests.games import factories
 from tests.realtime.conftest import (
     a_daily,
@@ -77,7 +78,9 @@ async def test_anyone_may_watch_and_first_gets_a_snapshot():
     await close_all(tab)
 
 
-async def test_a_process_is_one_member_of_a_dailys_group_whatever_its_watchers(monkeypatch):
+async def test_a_process_is_one_member_of_a_dailys_group_whatever_its_watchers(
+    monkeypatch, flusher
+):
     from channels.layers import get_channel_layer
 
     layer = get_channel_layer()
@@ -148,7 +151,7 @@ async def test_an_unknown_game_or_a_future_day_is_refused(path):
     assert not connected and code == sockets.CLOSE_NOT_FOUND
 
 
-async def test_a_move_reaches_the_days_watchers_and_no_one_else():
+async def test_a_move_reaches_the_days_watchers_and_no_one_else(flusher):
     daily = await a_daily()
     other_day = await yesterday_daily()
     alice, _ = await a_player("alice")
@@ -180,7 +183,7 @@ async def test_a_move_reaches_the_days_watchers_and_no_one_else():
 
 
 @pytest.mark.slow
-async def test_many_moves_are_coalesced_into_a_few_versioned_events(monkeypatch):
+async def test_many_moves_are_coalesced_into_a_few_versioned_events(monkeypatch, flusher):
     monkeypatch.setattr(live, "COALESCE_SECONDS", 4.0)  # 20 moves fit in one window
     daily = await a_daily()
     alice, _ = await a_player("alice")
@@ -202,7 +205,7 @@ async def test_many_moves_are_coalesced_into_a_few_versioned_events(monkeypatch)
 
 
 @pytest.mark.slow
-async def test_a_quiet_boards_change_goes_out_at_once_and_a_busy_boards_waits(monkeypatch):
+async def test_a_quiet_boards_change_goes_out_at_once_and_a_busy_boards_waits(monkeypatch, flusher):
     monkeypatch.setattr(live, "COALESCE_SECONDS", 4.0)  # a window long enough to tell apart
     daily = await a_daily()
     alice, _ = await a_player("alice")
@@ -223,7 +226,7 @@ async def test_a_quiet_boards_change_goes_out_at_once_and_a_busy_boards_waits(mo
     await close_all(tab)
 
 
-async def test_a_reconnecting_watcher_gets_what_it_missed_or_a_snapshot(monkeypatch):
+async def test_a_reconnecting_watcher_gets_what_it_missed_or_a_snapshot(monkeypatch, flusher):
     daily = await a_daily()
     alice, _ = await a_player("alice")
     attempt = await an_attempt(alice, daily)
@@ -247,7 +250,7 @@ async def test_a_reconnecting_watcher_gets_what_it_missed_or_a_snapshot(monkeypa
     await close_all(tab, back)
 
 
-async def test_a_watcher_too_far_behind_gets_a_snapshot(fresh_store):
+async def test_a_watcher_too_far_behind_gets_a_snapshot(fresh_store, flusher):
     daily = await a_daily()
     alice, _ = await a_player("alice")
     attempt = await an_attempt(alice, daily)

@@ -10,7 +10,7 @@ import pytest
 from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import sockets
+from realtime import sockets
 from tests.realtime.conftest import a_daily, a_player, an_attempt, close_all, receive, socket
 
 pytestmark = pytest.mark.django_db(transaction=True)

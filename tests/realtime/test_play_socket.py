@@ -1,4 +1,4 @@
-"""The play socket, ws/play/<attempt>/: the twin of the REST move endpoint (games/consumers.py).
+"""The play socket, ws/play/<attempt>/: the twin of the REST move endpoint (realtime/play.py).
 
 Two clients in most tests: the one who should receive gets the state, the one who should not
 gets nothing.
@@ -10,9 +10,10 @@ import pytest
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
-from games import live, sockets
 from games.identity import COOKIE_NAME
 from games.models import Attempt
+from realtime import pushes as live
+from realtime import sockets
 from tests.realtime.conftest import (
     a_daily,
     a_player,
@@ -243,7 +244,7 @@ async def test_a_silent_connection_is_closed_and_leaves_its_group(monkeypatch):
 
 
 def first_arguments(monkeypatch, name: str) -> list:
-    """The first argument of each call of `games.live.<name>`, which still does its work."""
+    """The first argument of each call of `realtime.pushes.<name>`, which still does its work."""
     seen: list = []
     real = getattr(live, name)
 

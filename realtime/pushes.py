@@ -2,18 +2,18 @@
 
 The `move_played` and `attempt_finished` signals (sent after commit, whatever path made the
 move: the REST API or a socket) push the attempt's new state to the group `attempt_group(id)`,
-which every play socket of that attempt joins. The state is built and rendered once, as the
-REST API renders it. A channel layer that is down (Redis) costs the live update, never the
-move: the error is logged and play goes on.
+which every play socket of that attempt joins. The state is read afresh and rendered as the
+REST API renders a move's answer. A channel layer that is down (Redis) costs the live update,
+never the move: the error is logged and play goes on.
 
 The push goes out only when a socket other than the one that made the move listens: each play
-socket registers itself under its attempt (`tab_opened`, `tab_closed`; a Redis set shared by
-the server processes, or this process's memory without Redis), and the socket on whose message
-a move is made is `acting_channel` while the service runs. Most moves are made by the one tab
-open on the attempt, and the group message back to that same tab was a good part of a move's
-work. A set that cannot be read counts as "someone else may listen": the push goes out. A set
-not touched for `TABS_SECONDS` expires (a process that died cannot remove its sockets); an open
-socket registers again at a heartbeat every `TABS_REFRESH_SECONDS`.
+socket registers itself under its attempt (`tab_opened`, `tab_closed`; a Redis set shared by the
+server processes, or this process's memory without Redis), and a socket passes its channel name
+as the `origin` of the services it calls, which the signals carry. Most moves are made by the
+one tab open on the attempt, and the group message back to that same tab was a good part of a
+move's work. A set that cannot be read counts as "someone else may listen": the push goes out. A
+set not touched for `TABS_SECONDS` expires (a process that died cannot remove its sockets); an
+open socket registers again at a heartbeat every `TABS_REFRESH_SECONDS`.
 """
 
 from __future__ import annotations
@@ -21,14 +21,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections import defaultdict
-from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.dispatch import receiver
 
-from games import redis_client, signals
+from games import redis_client
+from games.api.serializers import render_state
 from games.errors import REDIS_ERRORS
 from games.models import Attempt
 from games.state import AttemptState, attempt_state
@@ -44,8 +43,6 @@ def attempt_group(attempt_id: int) -> str:
 def render(state: AttemptState) -> dict[str, Any]:
     """A state as the REST API answers a move, as plain JSON values (a channel layer carries
     it); rendered once per state, whoever asks first."""
-    from games.api.serializers import render_state
-
     return render_state(state, answer=True)
 
 
@@ -75,9 +72,6 @@ def group_send(group: str, message: dict[str, Any]) -> bool:
 TABS_SECONDS = 2 * 24 * 60 * 60
 #: An open socket registers itself again at the first heartbeat after this many seconds.
 TABS_REFRESH_SECONDS = 60 * 60
-
-#: The play socket whose message the running service call answers (None: REST, admin, tasks).
-acting_channel: ContextVar[str | None] = ContextVar("acting_channel", default=None)
 
 
 class _LocalTabs:
@@ -150,29 +144,30 @@ def tab_closed(attempt_id: int, channel: str) -> None:
         logger.warning("play socket of attempt %s not unregistered: %r", attempt_id, exc)
 
 
-def others_listen(attempt_id: int) -> bool:
-    """Whether a socket other than the acting one is open on the attempt (True when it
-    cannot be known)."""
+def others_listen(attempt_id: int, origin: str | None) -> bool:
+    """Whether a socket other than `origin` (the one that asked for the change, if a socket
+    did) is open on the attempt (True when it cannot be known)."""
     try:
         members = tabs().members(attempt_id)
     except REDIS_ERRORS:
         return True
-    members.discard(acting_channel.get() or "")
+    members.discard(origin or "")
     return bool(members)
 
 
-@receiver(signals.move_played)
-@receiver(signals.attempt_finished)
-def _push_state(
-    sender: Any, attempt_id: int, state: AttemptState | None = None, **kwargs: Any
+def push_state(
+    sender: Any,
+    attempt_id: int,
+    origin: str | None = None,
+    revealed: list[str] | None = None,
+    **kwargs: Any,
 ) -> None:
-    """Push the committed state: the one the service built (`state`), else read afresh; only
-    when a socket other than the acting one listens."""
-    if not others_listen(attempt_id):
+    """Listener of `move_played` and `attempt_finished`: push the committed state (read now,
+    with the cards the move revealed), only when a socket other than `origin` listens."""
+    if not others_listen(attempt_id, origin):
         return
-    if state is None:
-        attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
-        if attempt is None:
-            return
-        state = attempt_state(attempt)
+    attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
+    if attempt is None:
+        return
+    state = attempt_state(attempt, revealed=revealed)
     group_send(attempt_group(attempt_id), {"type": "attempt.state", "state": render(state)})

@@ -2,10 +2,10 @@
 
 The first message is a snapshot (`{"type": "snapshot", "version": v, "board", "playing_now",
 "feed"}`); then coalesced, versioned updates follow (`{"type": "update", "version": v, ...}`,
-leaderboards/live.py). A client that reconnects sends `{"type": "resync", "version": v}` (the
+realtime/boards.py). A client that reconnects sends `{"type": "resync", "version": v}` (the
 last version it saw) and gets the updates it missed in order, or a new snapshot when they are no
 longer kept. `{"type": "ping"}` -> `{"type": "pong"}`. Budget, heartbeats and errors:
-games/sockets.py.
+realtime/sockets.py.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from channels.db import database_sync_to_async
 from games import selectors as games_selectors
 from games.api.serializers import parse_date
 from games.errors import ServiceError
-from games.sockets import CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, JsonSocket, error_message
-from leaderboards import live
-from leaderboards.watchers import QUEUE_EVENTS, watchers
+from realtime import boards
+from realtime.sockets import CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, JsonSocket, error_message
+from realtime.watchers import QUEUE_EVENTS, watchers
 
 
 @database_sync_to_async
@@ -34,12 +34,12 @@ def _daily(game: str, date: str) -> Any:
 
 @database_sync_to_async
 def _snapshot(daily: Any) -> dict[str, Any]:
-    return live.snapshot(daily)
+    return boards.snapshot(daily)
 
 
 @database_sync_to_async
 def _missed(daily_id: int, version: int) -> list[dict[str, Any]] | None:
-    return live.missed_since(daily_id, version)
+    return boards.missed_since(daily_id, version)
 
 
 class DailyConsumer(JsonSocket):
@@ -57,7 +57,7 @@ class DailyConsumer(JsonSocket):
         if self.daily is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        group = live.daily_group(self.daily.pk)
+        group = boards.daily_group(self.daily.pk)
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_EVENTS)
         self.sending = asyncio.Lock()
         if not await watchers().join(group, self.deliver):
@@ -66,7 +66,6 @@ class DailyConsumer(JsonSocket):
         self.group = group
         await self.accept()
         await self.start_watchdog()
-        live.ensure_flusher()
         await self.send_snapshot()
         self.writer = asyncio.create_task(self._write())
 
@@ -116,7 +115,7 @@ class DailyConsumer(JsonSocket):
                 self.sent_version = max(self.sent_version, int(missed[-1]["version"]))
 
     async def daily_event(self, message: dict[str, Any]) -> None:
-        """An event of the daily (`live.group_message`): sent on, already encoded, unless
+        """An event of the daily (`boards.group_message`): sent on, already encoded, unless
         this socket has sent its version already (a snapshot or a resync went first)."""
         async with self.sending:
             if int(message["version"]) > self.sent_version:

@@ -1,16 +1,16 @@
 """Live dailies: versioned, coalesced events to everyone watching a daily's board.
 
-Play sends signals after commit (games/signals.py); the receivers here only mark the daily as
-changed and note which attempts moved (`LiveStore.mark`: cheap, never fails a move). A flusher
-(one asyncio task per server process, started by the first watcher) wakes when its process
-marks a change, and every `COALESCE_SECONDS` for changes marked elsewhere, but never twice
-within `COALESCE_SECONDS`; it claims the changed dailies and sends each ONE event to the
+Once the board index holds a change of play (after commit), the leaderboards app says so
+(`leaderboards.signals.board_changed`); the listener here only marks the daily as changed and
+notes which attempt moved (`LiveStore.mark`: cheap, never fails a move). A flusher (one asyncio
+task per server process, from the server's start to its stop: realtime/lifespan.py) wakes when
+its process marks a change, and every `COALESCE_SECONDS` for changes marked elsewhere, but never
+twice within `COALESCE_SECONDS`; it claims the changed dailies and sends each ONE event to the
 daily's group: a quiet board's change goes out at once, a busy board gets at most a few events
-per second, whatever the rate of moves. With Redis the marks,
-versions and event log live in Redis, so several server processes share them: whichever
-process claims a daily's window sends for all, and the channel layer carries the event to
-watchers in every process. Without Redis (the embedded default: one process) they live in
-memory.
+per second, whatever the rate of moves. With Redis the marks, versions and event log live in
+Redis, so several server processes share them: whichever process claims a daily's window sends
+for all, and the channel layer carries the event to watchers in every process. Without Redis
+(the embedded default: one process) they live in memory.
 
 An event: `{"type": "update", "version": v, "board": {"top": [rows], "total": n},
 "playing_now": n, "feed": [{"player", "moves", "foundation_cards", "status"}]}` — never a card.
@@ -32,9 +32,8 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.dispatch import receiver
 
-from games import redis_client, signals
+from games import redis_client
 from games.models import Attempt, DailyChallenge
 
 logger = logging.getLogger(__name__)
@@ -274,14 +273,25 @@ _wake: asyncio.Event | None = None
 _flusher_loop: asyncio.AbstractEventLoop | None = None
 
 
-def ensure_flusher() -> None:
-    """Start this process's flusher in the running event loop (once per loop)."""
+def flusher_start() -> None:
+    """Start this process's flusher in the running event loop, unless it runs there already:
+    at the server's start (realtime/lifespan.py), or in a test that watches boards."""
     global _flusher, _wake, _flusher_loop
     loop = asyncio.get_running_loop()
     if _flusher is None or _flusher.done() or _flusher.get_loop() is not loop:
         _wake = asyncio.Event()
         _flusher_loop = loop
-        _flusher = loop.create_task(_flush_forever(_wake))
+        _flusher = loop.create_task(_flush_forever(_wake), name="live boards flusher")
+
+
+async def flusher_stop() -> None:
+    """Stop this process's flusher (at the server's stop)."""
+    global _flusher, _wake, _flusher_loop
+    flusher, _flusher, _wake, _flusher_loop = _flusher, None, None, None
+    if flusher is not None and not flusher.done():
+        flusher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await flusher
 
 
 def _nudge() -> None:
@@ -336,15 +346,11 @@ async def flush_once() -> int:
     return sent
 
 
-# -- receivers --------------------------------------------------------------------------------
+# -- the listener ------------------------------------------------------------------------------
 
 
-@receiver(signals.move_played)
-@receiver(signals.attempt_finished)
-@receiver(signals.attempt_changed)
-def _mark(sender: Any, attempt_id: int, daily_id: int | None = None, **kwargs: Any) -> None:
-    if daily_id is None:
-        return
+def mark(sender: Any, daily_id: int, attempt_id: int, **kwargs: Any) -> None:
+    """Listener of `leaderboards.signals.board_changed`: note the change, wake the flusher."""
     try:
         store().mark(daily_id, attempt_id)
     except Exception:

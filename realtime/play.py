@@ -13,7 +13,7 @@ the REST API answers) or an error:
 - `{"type": "ping"}` -> `{"type": "pong"}`
 
 Every other socket of the same attempt (a second tab) receives each new state, whatever path
-made the move (games/live.py). Budget, heartbeats and errors: games/sockets.py.
+made the move (realtime/pushes.py). Budget, heartbeats and errors: realtime/sockets.py.
 """
 
 from __future__ import annotations
@@ -25,11 +25,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games import live, services
+from games import services
 from games.errors import REDIS_ERRORS, ServiceError
 from games.identity import player_for
 from games.models import Attempt, Player
-from games.sockets import (
+from realtime import pushes
+from realtime.sockets import (
     CLOSE_FORBIDDEN,
     CLOSE_NOT_FOUND,
     CLOSE_UNAVAILABLE,
@@ -54,31 +55,29 @@ def _connect(scope: dict[str, Any], attempt_id: int) -> tuple[Player | None, int
 
 @database_sync_to_async
 def _state(attempt_id: int) -> dict[str, Any]:
-    return live.state_json(Attempt.objects.select_related("daily__deal").get(pk=attempt_id))
+    return pushes.state_json(Attempt.objects.select_related("daily__deal").get(pk=attempt_id))
 
 
 @database_sync_to_async
 def _act(
     kind: str, attempt_id: int, player: Player, message: dict[str, Any], channel: str
 ) -> dict[str, Any]:
-    acting = live.acting_channel.set(channel)  # the push after commit skips this socket
-    try:
-        if kind == "move":
-            state = services.attempt_play(
-                attempt_id=attempt_id,
-                player=player,
-                seq=message.get("seq"),
-                move=message.get("move"),
-            )
-        elif kind == "finish":
-            state = services.attempt_finish(
-                attempt_id=attempt_id, player=player, seq=message.get("seq")
-            )
-        else:
-            state = services.attempt_resign(attempt_id=attempt_id, player=player)
-    finally:
-        live.acting_channel.reset(acting)
-    return live.render(state)
+    # `origin`: the push after commit skips this socket, which answers itself.
+    if kind == "move":
+        state = services.attempt_play(
+            attempt_id=attempt_id,
+            player=player,
+            seq=message.get("seq"),
+            move=message.get("move"),
+            origin=channel,
+        )
+    elif kind == "finish":
+        state = services.attempt_finish(
+            attempt_id=attempt_id, player=player, seq=message.get("seq"), origin=channel
+        )
+    else:
+        state = services.attempt_resign(attempt_id=attempt_id, player=player, origin=channel)
+    return pushes.render(state)
 
 
 class PlayConsumer(JsonSocket):
@@ -96,13 +95,13 @@ class PlayConsumer(JsonSocket):
             return
         assert player is not None
         self.player = player
-        group = live.attempt_group(self.attempt_id)
+        group = pushes.attempt_group(self.attempt_id)
         if not await self.join_group(group):
             await self.close(code=CLOSE_UNAVAILABLE)
             return
         self.group = group
         try:  # before the first state is read: a move committed later is pushed to it
-            await asyncio.to_thread(live.tab_opened, self.attempt_id, self.channel_name)
+            await asyncio.to_thread(pushes.tab_opened, self.attempt_id, self.channel_name)
             self.registered_at = time.monotonic()
         except REDIS_ERRORS as exc:
             logger.warning("play socket not registered, closed: %r", exc)
@@ -115,18 +114,21 @@ class PlayConsumer(JsonSocket):
 
     async def on_ping(self) -> None:
         """A socket open for long stays in its attempt's registry (which expires unused)."""
-        if self.group is None or time.monotonic() - self.registered_at < live.TABS_REFRESH_SECONDS:
+        if (
+            self.group is None
+            or time.monotonic() - self.registered_at < pushes.TABS_REFRESH_SECONDS
+        ):
             return
         self.registered_at = time.monotonic()
         try:
-            await asyncio.to_thread(live.tab_opened, self.attempt_id, self.channel_name)
+            await asyncio.to_thread(pushes.tab_opened, self.attempt_id, self.channel_name)
         except REDIS_ERRORS as exc:  # tried again at a later ping
             logger.warning("play socket registration not refreshed: %r", exc)
 
     async def leave_groups(self) -> None:
         if self.group is not None:
             await self.leave_group(self.group)
-            await asyncio.to_thread(live.tab_closed, self.attempt_id, self.channel_name)
+            await asyncio.to_thread(pushes.tab_closed, self.attempt_id, self.channel_name)
             self.group = None
 
     async def send_state(self, state: dict[str, Any]) -> None:

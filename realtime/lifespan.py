@@ -1,0 +1,34 @@
+"""The ASGI lifespan of a server process: what the live side runs for as long as the process
+serves, started and stopped here and nowhere else.
+
+- the live boards' flusher (realtime/boards.py): one per process, from the server's start to
+  its stop.
+
+uvicorn (directly, or as gunicorn's worker) sends "lifespan.startup" before it accepts the
+first connection and "lifespan.shutdown" after the last one closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from realtime import boards
+
+Message = MutableMapping[str, Any]
+
+
+async def lifespan(
+    scope: MutableMapping[str, Any],
+    receive: Callable[[], Awaitable[Message]],
+    send: Callable[[Message], Awaitable[None]],
+) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            boards.flusher_start()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await boards.flusher_stop()
+            await send({"type": "lifespan.shutdown.complete"})
+            return

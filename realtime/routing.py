@@ -1,0 +1,42 @@
+"""WebSocket routes, served by `config.asgi` under the "websocket" protocol.
+
+- `ws/play/<attempt_id>/`: the play socket (realtime/play.py), wrapped in Channels'
+  `AuthMiddlewareStack` (the cookies, the session and its user, read as Django reads them):
+  it must know who connects.
+- `ws/daily/<game>/<date>/`: the daily socket (realtime/daily.py), open to anyone, without the
+  session stack, so its watchers pay for no session on their connection nor on each event sent
+  (the session middleware checks the session on every message going out).
+- `unknown_path_route`, after them: a socket to any other path is refused cleanly (close code
+  4404) instead of failing with "No route found".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.auth import AuthMiddlewareStack
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import URLPattern, path, re_path
+
+from realtime.daily import DailyConsumer
+from realtime.play import PlayConsumer
+from realtime.sockets import CLOSE_NOT_FOUND
+
+
+class UnknownPathConsumer(AsyncWebsocketConsumer):
+    """Refuses the handshake of a socket to a path that no route serves."""
+
+    async def connect(self) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)
+
+    async def receive(self, text_data: Any = None, bytes_data: Any = None) -> None:
+        await self.close(code=CLOSE_NOT_FOUND)
+
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/play/<int:attempt_id>/", AuthMiddlewareStack(PlayConsumer.as_asgi()), name="ws-play"),
+    path("ws/daily/<str:game>/<str:date>/", DailyConsumer.as_asgi(), name="ws-daily"),
+]
+
+#: Matches every path: keep it after all the others.
+unknown_path_route = re_path(r"", UnknownPathConsumer.as_asgi(), name="ws-unknown-path")
