@@ -1,7 +1,7 @@
 """The games REST API (docs/api.md). Views are thin: they parse the input with
 a serializer, call one service or selector and render the answer.
 
-The player is known by a signed cookie (games/api/identity.py); errors are JSON with a stable
+The player is known by a cookie token (games/api/identity.py); errors are JSON with a stable
 code (games/api/errors.py); starts, moves and the like are throttled per player, IP address
 and network (games/api/throttles.py); bodies are small (games/api/parsers.py).
 """
