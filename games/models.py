@@ -27,12 +27,12 @@ from django.db import models
 from django.db.models import Q
 
 from games import clock, names
-from games.engine import GAMES
+from games.engine import GAMES, deals
 from games.prepared import PreparedRead, PreparedUpdate
 
 RULES_VERSION = 1
 DEAL_LENGTH = 52 * 3 - 1  # 52 two-character codes and 51 spaces
-SEED_MAX = 2**64 - 1
+SEED_MAX = deals.SEED_MAX
 
 
 def seed_validator(value: str) -> None:
@@ -278,8 +278,8 @@ class AttemptQuerySet(models.QuerySet):
         return self.filter(review=Attempt.Review.HELD, disqualified=False)
 
     def wins(self) -> AttemptQuerySet:
-        """Verified wins (combine with `on_board` for the ranked ones)."""
-        return self.filter(status=Attempt.Status.WON, verified=True)
+        """Verified wins (`WIN`; combine with `on_board` for the ranked ones)."""
+        return self.filter(WIN)
 
     def started(self) -> AttemptQuerySet:
         """Attempts with at least one move: what "players" counts (opening a deal is not
@@ -442,6 +442,23 @@ ON_BOARD = (
     & ~Q(review=Attempt.Review.HELD)
     & (Q(status=Attempt.Status.PLAYING) | Q(verified=True))
 )
+
+#: A verified win. On a board (`ON_BOARD & WIN`): a ranked win, what boards and stats count.
+WIN = Q(status=Attempt.Status.WON, verified=True)
+
+
+def q_through(q: Q, relation: str) -> Q:
+    """`q`, a rule stated on attempts, read through `relation` from another model (for a
+    filtered aggregate): `Count("attempts", filter=q_through(ON_BOARD & WIN, "attempts"))`."""
+    moved = Q()
+    moved.connector, moved.negated = q.connector, q.negated
+    for child in q.children:
+        if isinstance(child, Q):
+            moved.children.append(q_through(child, relation))
+        else:
+            lookup, value = child
+            moved.children.append((f"{relation}__{lookup}", value))
+    return moved
 
 
 def q_holds(q: Q, obj: models.Model) -> bool:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import secrets
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
 from games import clock, services
+from games.engine.deals import random_seed
 from games.engine.solver import candidate_seconds
 from games.errors import Conflict
 from games.models import DailyChallenge, Deal, GameName
@@ -100,7 +100,7 @@ def deals_ranked(deals: Iterable[Deal], date: dt.date) -> list[Deal]:
 def seed_new(game: str) -> int:
     """A random seed for a new candidate of `game` (the tests feed seeds of their choice per
     game instead)."""
-    return secrets.randbelow(2**63)
+    return random_seed()
 
 
 # -- what a run did -------------------------------------------------------------------------

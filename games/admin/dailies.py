@@ -4,7 +4,6 @@ played keeps its deal and cannot be removed)."""
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 from typing import Any
 
@@ -215,9 +214,9 @@ class DailyChallengeAdmin(CurationAdmin):
         its difficulty and par, or a GAP."""
         if not self.has_view_or_change_permission(request):
             raise PermissionDenied
-        today = start = clock.today()
-        with contextlib.suppress(ValueError):  # a bad ?start= shows the coming weeks
-            start = dt.date.fromisoformat(request.GET.get("start") or today.isoformat())
+        today = clock.today()
+        # A bad or missing ?start= shows the coming weeks.
+        start = clock.date_from_text(request.GET.get("start", "")) or today
         period = dt.timedelta(days=schedule.HORIZON_DAYS)
         return self.render(
             request,
@@ -238,10 +237,9 @@ class DailyChallengeAdmin(CurationAdmin):
         """Choose the deal of one game's day: fill a gap, or swap the deal nobody played yet."""
         if game not in GameName.values:
             raise Http404("There is no such game.")
-        try:
-            day = dt.date.fromisoformat(date)
-        except ValueError:
-            raise Http404("That is not a date (YYYY-MM-DD).") from None
+        day = clock.date_from_text(date)
+        if day is None:
+            raise Http404("That is not a date (YYYY-MM-DD).")
         if not self.has_change_permission(request):
             raise PermissionDenied
         daily = (

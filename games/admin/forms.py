@@ -100,9 +100,7 @@ class DealChoiceField(forms.ModelChoiceField):
 def approved_deals(game: str | None = None) -> Any:
     """The deals that may be scheduled (of `game`, or of every game): never-scheduled first,
     then the easiest and shortest."""
-    deals = Deal.objects.filter(
-        curation=Deal.Curation.APPROVED, solver_status=Deal.SolverStatus.SOLVED
-    )
+    deals = Deal.objects.schedulable()
     if game is not None:
         deals = deals.filter(game=game)
     return deals.annotate(last_scheduled=Max("dailies__date")).order_by(

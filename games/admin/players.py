@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.models import Attempt, Player
+from games.models import ON_BOARD, WIN, Player, q_through
 
 from .base import CurationAdmin
 from .forms import PlayerForm
@@ -28,12 +28,7 @@ class PlayerAdmin(CurationAdmin):
     ordering = ("-last_seen_at",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Player]:
-        won = Q(
-            attempts__ranked=True,
-            attempts__status=Attempt.Status.WON,
-            attempts__verified=True,
-            attempts__disqualified=False,
-        )
+        won = q_through(ON_BOARD & WIN, "attempts")  # a board's wins: never one held for review
         return (
             super()
             .get_queryset(request)

@@ -8,7 +8,6 @@ strings, so a client's mistake is a clear 400 instead of a silent guess.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
 from django.contrib.auth import password_validation
@@ -18,7 +17,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games import selectors
+from games import clock, selectors
 from games.errors import Malformed
 from games.models import DISPLAY_NAME_MAX, SEED_MAX, Attempt, GameName
 from games.services import MOVE_TOKEN_MAX, MOVE_TOKEN_MIN
@@ -74,17 +73,12 @@ def _printable(name: str) -> str:
     return name[:40].encode("utf-8", "replace").decode("utf-8")
 
 
-DATE_FORMAT = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
 def parse_date(text: str) -> dt.date:
-    """A `YYYY-MM-DD` date from a URL, or 400 `bad_date`."""
-    try:
-        if DATE_FORMAT.fullmatch(text):
-            return dt.date.fromisoformat(text)
-    except ValueError:
-        pass
-    raise Malformed(f"{text[:20]!r} is not a date: use YYYY-MM-DD.", code="bad_date")
+    """A `YYYY-MM-DD` date from a URL (`clock.date_from_text`), or 400 `bad_date`."""
+    day = clock.date_from_text(text)
+    if day is None:
+        raise Malformed(f"{text[:20]!r} is not a date: use YYYY-MM-DD.", code="bad_date")
+    return day
 
 
 class MoveInputSerializer(StrictSerializer):

@@ -8,7 +8,6 @@ and network (games/api/throttles.py); bodies are small (games/api/parsers.py).
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from django.contrib.auth import authenticate
@@ -46,6 +45,7 @@ from games.api.serializers import (
     render_state,
 )
 from games.api.throttles import THROTTLE_CLASSES
+from games.engine.deals import random_seed
 from games.errors import NotFound, ServiceError
 from games.models import Attempt, DailyChallenge, GameName, Player
 from games.state import attempt_state
@@ -239,7 +239,7 @@ class PracticeView(ApiView):
         data = PracticeInputSerializer.parse(request.data)
         seed = data.get("seed")
         if seed is None:
-            seed = secrets.randbelow(2**63)
+            seed = random_seed()
         player = identity.current_player(request, create=True)
         attempt, created = services.attempt_start_practice(
             player=player, game=data["game"], seed=seed

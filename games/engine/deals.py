@@ -7,6 +7,7 @@ its streams are not promised across versions.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Iterator
 
 from .cards import CARDS, TEXT, Card
@@ -14,6 +15,10 @@ from .errors import MalformedError
 
 MASK64 = (1 << 64) - 1
 SEED_LIMIT = 1 << 64
+#: The largest seed (seeds are 0 to 2^64 - 1).
+SEED_MAX = SEED_LIMIT - 1
+#: New random seeds are below this (2^63: they also fit a signed 64-bit number).
+RANDOM_SEEDS = 1 << 63
 
 #: SplitMix64 constants (Steele, Lea and Flood, "Fast splittable pseudorandom number
 #: generators", OOPSLA 2014; the finaliser is Stafford's "Mix13").
@@ -45,6 +50,11 @@ def below(stream: Iterator[int], bound: int) -> int:
         x = next(stream)
         if x < limit:
             return x % bound
+
+
+def random_seed() -> int:
+    """A new seed, uniformly random below `RANDOM_SEEDS` (the operating system's randomness)."""
+    return secrets.randbelow(RANDOM_SEEDS)
 
 
 def check_seed(seed: int) -> int:

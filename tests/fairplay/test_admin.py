@@ -147,3 +147,16 @@ def test_the_chart_is_escaped_svg_without_moves_too() -> None:
     assert "No move" in timing_chart([], [])
     svg = timing_chart(["T1>T2", "U", "T1>T2"], [1000, 2000, 2500])
     assert svg.startswith("<svg") and "T1&gt;T2" in svg and 'fill="#c0392b"' in svg
+
+
+def test_a_players_ranked_wins_leave_out_a_held_result(admin_client, results) -> None:
+    """The players' list counts ranked wins by the board's rule: a win held for review is not
+    one until it is approved."""
+    held, human = results["instant"], results["human"]
+    assert held.review == Attempt.Review.HELD and held.status == Attempt.Status.WON
+
+    listed = admin_client.get(reverse("admin:games_player_changelist"))
+    wins = {p.pk: p.win_count for p in listed.context["cl"].result_list}
+
+    assert wins[held.player_id] == 0
+    assert wins[human.player_id] == (1 if on_board(human) and human.status == "won" else 0)

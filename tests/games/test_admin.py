@@ -619,3 +619,17 @@ def test_a_player_page_links_to_their_attempts(admin_client, alice):
     assert f"{url('attempt_changelist')}?player__id__exact={alice.pk}" in page
     assert attempts.context["cl"].result_count == 1
     assert admin_client.get(url("player_add")).status_code == 403
+
+
+def test_the_deals_offered_for_a_day_are_the_schedulable_ones():
+    """The swap and add forms offer `Deal.objects.schedulable()`: approved, solved, with a
+    certificate (a solved deal whose certificate is gone is not offered)."""
+    from games.admin.forms import approved_deals
+
+    offered = factories.certified_deal("masterpiece")
+    emptied = factories.certified_deal("masterpiece")
+    Deal.objects.filter(pk=emptied.pk).update(certificate=[])
+
+    assert set(approved_deals("masterpiece")) == set(Deal.objects.schedulable())
+    assert offered in approved_deals("masterpiece")
+    assert emptied not in approved_deals("masterpiece")

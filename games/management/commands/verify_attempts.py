@@ -12,7 +12,7 @@ import datetime as dt
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import services
+from games import clock, services
 from games.engine import MalformedError, replay
 from games.models import Attempt, GameName
 
@@ -45,10 +45,10 @@ def failure_reason(attempt: Attempt) -> str:
 
 
 def iso_date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
+    day = clock.date_from_text(text)
+    if day is None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)")
+    return day
 
 
 class Command(BaseCommand):
