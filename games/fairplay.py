@@ -127,7 +127,10 @@ class Rule:
     also: Also | None = None
 
     def for_game(self, game: str) -> float:
-        return self.threshold[game]
+        try:
+            return self.threshold[game]
+        except KeyError:
+            raise LookupError(f"fair-play rule {self.name} has no threshold for {game!r}") from None
 
     def check(self, play: Play) -> str | None:
         """The detail to show when `play` trips this rule, else None."""

@@ -7,7 +7,7 @@ back. Players never get this drawing: it shows the cards they may not see.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,10 +34,13 @@ def pile(name: str, title: str, cards: list[dict[str, Any]], **extra: Any) -> di
 
 
 def board(game: Game) -> dict[str, Any]:
-    """The whole position of `game`, every card shown (`view(full=True)`)."""
-    if game.name == "munger":
-        return _munger(game.view(full=True))
-    return _masterpiece(game.view(full=True))
+    """The whole position of `game`, every card shown (`view(full=True)`), drawn by the
+    game's entry in `DRAWINGS`."""
+    try:
+        drawing = DRAWINGS[game.name]
+    except KeyError:
+        raise LookupError(f"the admin cannot draw {game.name!r}: add it to DRAWINGS") from None
+    return drawing.draw(game.view(full=True))
 
 
 def _foundation(f: dict[str, Any], name: str) -> dict[str, Any]:
@@ -105,20 +108,44 @@ def _masterpiece(view: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _piles(drawn: dict[str, Any]) -> list[dict[str, Any]]:
-    if drawn["game"] == "munger":
-        return [
-            *drawn["foundations"],
-            *drawn["tableau"],
-            drawn["reserve"],
-            drawn["waste"],
-            drawn["stock"],
-        ]
+def _munger_piles(drawn: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        *drawn["foundations"],
+        *drawn["tableau"],
+        drawn["reserve"],
+        drawn["waste"],
+        drawn["stock"],
+    ]
+
+
+def _masterpiece_piles(drawn: dict[str, Any]) -> list[dict[str, Any]]:
     piles = []
     for row in drawn["rows"]:
         piles += [row["left"], row["foundation"], row["right"]]
     aux = drawn["auxiliary"]
     return [*piles, aux["left"], aux["cellar"], aux["right"]]
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """How the admin draws one game: its full view as piles (`draw`, for the template
+    `admin/games/board_<game>.html` part of `board.html`), and every pile of a drawing, in
+    order (`piles`)."""
+
+    draw: Callable[[dict[str, Any]], dict[str, Any]]
+    piles: Callable[[dict[str, Any]], list[dict[str, Any]]]
+
+
+#: Each game's drawing, by game name: a game the admin cannot draw is an error, never a
+#: drawing of another game.
+DRAWINGS: dict[str, Drawing] = {
+    "munger": Drawing(_munger, _munger_piles),
+    "masterpiece": Drawing(_masterpiece, _masterpiece_piles),
+}
+
+
+def _piles(drawn: dict[str, Any]) -> list[dict[str, Any]]:
+    return DRAWINGS[drawn["game"]].piles(drawn)
 
 
 def locations(drawn: dict[str, Any]) -> dict[str, str]:
