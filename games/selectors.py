@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from games import clock
+from games.engine import game_class
 from games.errors import Forbidden, NotFound
 from games.models import Attempt, DailyChallenge, GameName, Player
 
@@ -69,6 +70,29 @@ def ranked_attempt(*, daily: DailyChallenge, player: Player | None) -> Attempt |
     return Attempt.objects.filter(daily=daily, player=player, ranked=True).first()
 
 
+def attempts_at_dailies(
+    *, dailies: list[DailyChallenge], player: Player | None
+) -> dict[int, Attempt]:
+    """The player's attempt at each of `dailies` that they played, by daily id: their ranked
+    attempt, else their latest practice of it."""
+    if player is None or player.pk is None or not dailies:
+        return {}
+    found: dict[int, Attempt] = {}
+    for attempt in player_attempts(player=player).filter(daily__in=dailies):  # latest first
+        daily_id = attempt.daily_id
+        assert daily_id is not None
+        current = found.get(daily_id)
+        if current is None or (attempt.ranked and not current.ranked):
+            found[daily_id] = attempt
+    return found
+
+
+def attempt_at_daily(*, daily: DailyChallenge, player: Player | None) -> Attempt | None:
+    """The player's attempt at a daily: their ranked attempt, else their latest practice of
+    it; None when they have not played it."""
+    return attempts_at_dailies(dailies=[daily], player=player).get(daily.pk)
+
+
 def daily_summary(*, daily: DailyChallenge, player: Player | None) -> dict[str, Any]:
     """What a daily shows: its difficulty, how many played (at least one move) and won, and
     its par once the player has finished their ranked attempt or the day is over."""
@@ -109,3 +133,37 @@ def player_attempts(*, player: Player) -> QuerySet[Attempt]:
 def player_stats(*, player: Player) -> dict[str, Any]:
     played = Attempt.objects.filter(player=player).on_board().started()
     return {"dailies_played": played.count(), "dailies_won": played.wins().count()}
+
+
+def daily_solution(*, daily: DailyChallenge) -> dict[str, Any]:
+    """The solver's line of a daily, step by step, for the replay of a day that is over:
+    `{"game", "date", "par", "start", "steps"}`, the deal's first view, then one
+    `{"move", "card", "count", "view"}` per move of the certificate, where `card` and `count`
+    say what the move carried (as a state's `moves` do) and `view` is the position after it.
+
+    Every position is the engine's player view, so the page draws each step the way a player
+    would have seen it (Munger's face-down cards and stock stay backs and counts). Callers must
+    not serve it while its day runs: the fair-play checks count on nobody having seen the line
+    (docs/fair-play.md).
+    """
+    position = game_class(daily.game).from_deal(daily.deal.deal_string)
+    start = position.view()
+    steps = []
+    for token in daily.deal.certificate:
+        carried = next((m for m in position.legal_moves_carrying() if m.move == token), None)
+        position.push(token)
+        steps.append(
+            {
+                "move": token,
+                "card": carried.card if carried else None,
+                "count": carried.count if carried else 1,
+                "view": position.view(),
+            }
+        )
+    return {
+        "game": daily.game,
+        "date": daily.date.isoformat(),
+        "par": daily.deal.par,
+        "start": start,
+        "steps": steps,
+    }

@@ -32,6 +32,26 @@ class Streak(NamedTuple):
         return {"current": self.current, "best": self.best, "last_win": self.last_win}
 
 
+def runs(days: Iterable[dt.date], *, today: dt.date) -> list[int]:
+    """The length of every run of consecutive days among `days`, oldest first (duplicates and
+    order do not matter; days after `today` are ignored).
+
+    >>> import datetime as dt
+    >>> d = dt.date(2026, 12, 1)
+    >>> runs([d, d - dt.timedelta(1), d - dt.timedelta(3)], today=d)
+    [1, 2]
+    """
+    lengths: list[int] = []
+    previous: dt.date | None = None
+    for day in sorted({day for day in days if day <= today}):
+        if previous is not None and day - previous == ONE_DAY:
+            lengths[-1] += 1
+        else:
+            lengths.append(1)
+        previous = day
+    return lengths
+
+
 def streak(days: Iterable[dt.date], *, today: dt.date) -> Streak:
     """The current and best runs of consecutive days among `days` (duplicates and order do not
     matter; days after `today` are ignored).
@@ -45,16 +65,13 @@ def streak(days: Iterable[dt.date], *, today: dt.date) -> Streak:
     >>> streak([], today=today)
     Streak(current=0, best=0, last_win=None)
     """
-    ordered = sorted({day for day in days if day <= today})
-    if not ordered:
+    kept = [day for day in days if day <= today]
+    lengths = runs(kept, today=today)
+    if not lengths:
         return Streak(0, 0, None)
-    best = run = 1
-    for previous, day in zip(ordered, ordered[1:], strict=False):
-        run = run + 1 if day - previous == ONE_DAY else 1
-        best = max(best, run)
-    last = ordered[-1]
-    current = run if today - last <= ONE_DAY else 0
-    return Streak(current, best, last)
+    last = max(kept)
+    current = lengths[-1] if today - last <= ONE_DAY else 0
+    return Streak(current, max(lengths), last)
 
 
 def win_days(*, player_ids: Iterable[int], game: str | None = None) -> dict[int, set[dt.date]]:
