@@ -4,158 +4,33 @@ Pages only read: the day comes from `games.clock`, the data from `games.selector
 `leaderboards.selectors` (plus read-only checks that a day had a daily), and the player from
 the player cookie without ever creating one. Everything live (countdown, leaderboards, the
 name prompt, charts) is done by the small ES modules under static/frontend/pages/, through the
-REST API and the daily's socket. Each page is rendered in the visitor's language (`localized`).
+REST API and the daily's socket. Each page is rendered in the visitor's language
+(`frontend.languages.localized`), with the site's words for games and results
+(`frontend.vocabulary`).
 """
 
 from __future__ import annotations
 
 import calendar
 import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import wraps
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
-from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.cache import patch_cache_control
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_safe
 
-from frontend.solution import solution_steps
+from frontend.catalogue import frontend_strings
+from frontend.languages import localized
+from frontend.vocabulary import GAME_PAGES, STATUS_WORDS, difficulty_info, result_info
 from games import clock, selectors
 from games.api import identity
-from games.models import Attempt, DailyChallenge, Player
+from games.models import DailyChallenge, Player
 from leaderboards import selectors as board_selectors
-
-# -- languages ---------------------------------------------------------------------------------
-
-#: The languages the site is written in: (code, name in that language), from settings.
-SITE_LANGUAGES: list[tuple[str, str]] = [(code, str(name)) for code, name in settings.LANGUAGES]
-SITE_LANGUAGE_CODES = [code for code, _name in SITE_LANGUAGES]
-
-
-def _site_language(request: HttpRequest) -> str:
-    """The request's language among the site's (cookie, then Accept-Language), else English."""
-    wanted = translation.get_language_from_request(request) or settings.LANGUAGE_CODE
-    base = wanted.split("-")[0].lower()
-    return base if base in SITE_LANGUAGE_CODES else "en"
-
-
-def localized(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Render the page in the visitor's language.
-
-    Django's LocaleMiddleware (config/settings.py) chooses the language from the switch's
-    cookie, then Accept-Language; this keeps that choice within the site's three languages, and
-    does the middleware's job for our pages where a deployment leaves it out.
-    """
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        language = _site_language(request)
-        with translation.override(language):
-            request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
-            response = view(request, *args, **kwargs)
-        response.headers.setdefault("Content-Language", language)
-        patch_vary_headers(response, ("Accept-Language", "Cookie"))
-        return response
-
-    return wrapper
-
-
-# -- games -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GamePage:
-    """How the site presents one game: its URL name, display names and a one-line summary."""
-
-    slug: str
-    name: Any  # lazily translated
-    native_name: str
-    summary: Any  # lazily translated
-
-
-GAME_PAGES: dict[str, GamePage] = {
-    page.slug: page
-    for page in (
-        GamePage(
-            slug="munger",
-            name=pgettext_lazy("game", "Munger"),
-            native_name="",
-            summary=gettext_lazy(
-                "A tight Canfield-style patience: half-hidden tableau columns, a visible reserve "
-                "and a single pass through the stock."
-            ),
-        ),
-        GamePage(
-            slug="masterpiece",
-            name=pgettext_lazy("game", "Masterpiece"),
-            native_name="Шедевр",
-            summary=gettext_lazy(
-                "An open patience where every card is visible from the start: build rows by suit "
-                "and use the one-card cellar wisely."
-            ),
-        ),
-    )
-}
-
-DIFFICULTY_WORDS = {
-    1: gettext_lazy("Very easy"),
-    2: gettext_lazy("Easy"),
-    3: gettext_lazy("Medium"),
-    4: gettext_lazy("Hard"),
-    5: gettext_lazy("Very hard"),
-}
-
-STATUS_WORDS = {
-    "playing": gettext_lazy("In progress"),
-    "won": gettext_lazy("Won"),
-    "resigned": gettext_lazy("Resigned"),
-    "stuck": gettext_lazy("Stuck"),
-}
-
-#: A text mark per status, so a result never relies on colour alone.
-STATUS_MARKS = {"playing": "…", "won": "✓", "resigned": "✗", "stuck": "✗"}
-
-
-def difficulty_info(level: int | None) -> dict[str, Any] | None:
-    """A difficulty of 1 to 5 as words and pips (filled and empty), or None when unknown."""
-    if level is None:
-        return None
-    return {
-        "level": level,
-        "word": DIFFICULTY_WORDS.get(level, str(level)),
-        "pips": [index < level for index in range(5)],
-    }
-
-
-def review_of(attempt: Attempt) -> str:
-    """What the player is told of the fair-play review (docs/fair-play.md): "disqualified"
-    (with the reviewer's reason), "held" (under review, off the public board), else ""."""
-    if attempt.disqualified:
-        return "disqualified"
-    return "held" if attempt.review == Attempt.Review.HELD else ""
-
-
-def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
-    if attempt is None:
-        return None
-    return {
-        "status": attempt.status,
-        "word": STATUS_WORDS.get(attempt.status, attempt.status),
-        "mark": STATUS_MARKS.get(attempt.status, ""),
-        "moves": attempt.move_count,
-        "foundation_cards": attempt.foundation_cards,
-        "ranked": attempt.ranked,
-        "review": review_of(attempt),
-        "disqualified_reason": attempt.disqualified_reason if attempt.disqualified else "",
-    }
+from leaderboards import streaks
 
 
 def _parse_date(text: str) -> dt.date | None:
@@ -200,16 +75,6 @@ def _countdown_text(seconds: int) -> str:
     return f"{hours:02d}:{rest // 60:02d}:{rest % 60:02d}"
 
 
-def _your_attempt(daily: DailyChallenge, player: Player | None) -> Attempt | None:
-    """The player's ranked attempt at the daily, else their latest practice of it."""
-    if player is None:
-        return None
-    return (
-        selectors.ranked_attempt(daily=daily, player=player)
-        or selectors.player_attempts(player=player).filter(daily=daily).first()
-    )
-
-
 @require_safe
 @localized
 def home(request: HttpRequest) -> HttpResponse:
@@ -226,7 +91,11 @@ def home(request: HttpRequest) -> HttpResponse:
                 "daily": daily,
                 "summary": summary,
                 "difficulty": difficulty_info(summary["difficulty"]) if summary else None,
-                "result": result_info(_your_attempt(daily, player)) if daily else None,
+                "result": (
+                    result_info(selectors.attempt_at_daily(daily=daily, player=player))
+                    if daily
+                    else None
+                ),
             }
         )
     seconds = seconds_to_next_day(clock.now())
@@ -267,8 +136,6 @@ def _render_play(request: HttpRequest, game: str, date: dt.date | None) -> HttpR
         and not DailyChallenge.objects.filter(game=game, date=day, published=True).exists()
     ):
         return not_found(request, _("There was no daily on that day."))
-    from frontend.templatetags.frontend import frontend_strings
-
     context = {
         "game": page.slug,
         "game_title": page.name,
@@ -300,8 +167,8 @@ def play_day(request: HttpRequest, game: str, date: str) -> HttpResponse:
 @require_safe
 def solution(request: HttpRequest, game: str, date: str) -> HttpResponse:
     """The solver's line of a past daily, step by step, as JSON for the play page's replay
-    (frontend/solution.py). Today's and future days are 404: the line is never shown while its
-    day runs. A past day's line never changes, so browsers may keep it."""
+    (`games.selectors.daily_solution`). Today's and future days are 404: the line is never
+    shown while its day runs. A past day's line never changes, so browsers may keep it."""
     day = _parse_date(date)
     daily = (
         DailyChallenge.objects.select_related("deal")
@@ -314,7 +181,7 @@ def solution(request: HttpRequest, game: str, date: str) -> HttpResponse:
         return JsonResponse(
             {"code": "not_found", "detail": "No solver's line for that day (yet)."}, status=404
         )
-    response = JsonResponse(solution_steps(daily))
+    response = JsonResponse(selectors.daily_solution(daily=daily))
     patch_cache_control(response, public=True, max_age=3600)
     return response
 
@@ -382,10 +249,8 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
             won=STATUS_WORDS["won"],
             resigned=STATUS_WORDS["resigned"],
             playing=STATUS_WORDS["playing"],
-            stuck=STATUS_WORDS["stuck"],
             feed_won=_("{player} won in {moves} moves"),
             feed_progress=_("{player}: {cards} cards on the foundations after {moves} moves"),
-            feed_stuck=_("{player} is stuck after {moves} moves"),
             live=_("Live"),
             offline=_("Not live: showing the last loaded board."),
             total=_("{total} players on the board"),
@@ -397,7 +262,8 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
 @require_safe
 def boards(request: HttpRequest) -> HttpResponse:
     """The Boards link: today's board of the first game."""
-    return redirect("frontend:board", game="munger", date=clock.today().isoformat())
+    first = next(iter(GAME_PAGES))
+    return redirect("frontend:board", game=first, date=clock.today().isoformat())
 
 
 # -- archive -----------------------------------------------------------------------------------
@@ -431,14 +297,7 @@ def archive(request: HttpRequest) -> HttpResponse:
     end = start.replace(day=days_in_month)
     dailies = selectors.dailies_between(start=start, end=end)
     player = _player(request)
-    results: dict[int, Attempt] = {}
-    if player is not None and dailies:
-        for attempt in selectors.player_attempts(player=player).filter(
-            daily_id__in=[daily.pk for daily in dailies]
-        ):
-            current = results.get(attempt.daily_id)  # type: ignore[arg-type]
-            if current is None or (attempt.ranked and not current.ranked):
-                results[attempt.daily_id] = attempt  # type: ignore[index]
+    results = selectors.attempts_at_dailies(dailies=dailies, player=player)
     by_day: dict[dt.date, list[dict[str, Any]]] = {}
     for daily in dailies:
         by_day.setdefault(daily.date, []).append(
@@ -483,41 +342,17 @@ def archive(request: HttpRequest) -> HttpResponse:
 # -- me ----------------------------------------------------------------------------------------
 
 
-def _streaks(win_days: list[dt.date], today: dt.date) -> tuple[int, int, list[int]]:
-    """Current and best streak of consecutive days with a win, and every streak's length."""
-    runs: list[int] = []
-    previous: dt.date | None = None
-    for day in sorted(set(win_days)):
-        if previous is not None and day - previous == dt.timedelta(days=1):
-            runs[-1] += 1
-        else:
-            runs.append(1)
-        previous = day
-    current = 0
-    if previous is not None and today - previous <= dt.timedelta(days=1):
-        current = runs[-1]
-    return current, max(runs, default=0), runs
-
-
 def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
     """The Me page's numbers and chart series: the leaderboards' record of the player (played,
-    won, win rate, streaks, moves of the wins, wins per week), the length of each streak, and
-    the latest ranked dailies, those under review or disqualified included (with what the
-    reviewer said)."""
+    won, win rate, streaks, moves of the wins, wins per week), the length of each streak of
+    wins that stand on the boards, and the latest ranked dailies played, those under review or
+    disqualified included (with what the reviewer said)."""
     stats = board_selectors.player_stats(player=player)
-    ranked = [
-        attempt
-        for attempt in selectors.player_attempts(player=player)
-        if attempt.ranked and attempt.daily is not None and attempt.move_count > 0
-    ]
-    ranked.sort(key=lambda attempt: attempt.daily.date)  # type: ignore[union-attr]
-    # Streaks count what stands on the boards: neither a held nor a disqualified win.
-    win_days = [
-        a.daily.date  # type: ignore[union-attr]
-        for a in ranked
-        if a.status == Attempt.Status.WON and a.verified and not review_of(a)
-    ]
-    _current, _best, runs = _streaks(win_days, today)
+    ranked = sorted(
+        selectors.player_attempts(player=player).filter(ranked=True).started(),
+        key=lambda attempt: attempt.daily.date,  # type: ignore[union-attr]
+    )
+    win_days = streaks.win_days(player_ids=[player.pk]).get(player.pk, set())
     recent = [
         {
             "date": attempt.daily.date,  # type: ignore[union-attr]
@@ -542,7 +377,7 @@ def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
             {"label": f"{bucket['from']}–{bucket['to']}", "count": bucket["count"]}
             for bucket in stats["moves_distribution"]
         ],
-        "streaks": runs[-12:],
+        "streaks": streaks.runs(win_days, today=today)[-12:],
         "recent": recent,
     }
 

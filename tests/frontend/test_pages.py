@@ -4,17 +4,20 @@ and future days are 404 pages, the language switch works, and no page creates a 
 from __future__ import annotations
 
 import datetime as dt
+import gettext
 import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
-from frontend.templatetags.frontend import frontend_strings
+from frontend.catalogue import frontend_strings
 from frontend.views import player_overview, seconds_to_next_day
+from frontend.vocabulary import GAME_PAGES
 from games import clock, services
-from games.engine import game_class
+from games.engine import GAMES, game_class
 from games.identity import COOKIE_NAME
 from games.models import Attempt, Player
 from tests.games import factories
@@ -574,8 +577,6 @@ def test_page_has_the_layout_landmarks(client, db):
 
 
 def test_play_page_strings_are_translated():
-    from django.utils import translation
-
     english = frontend_strings()
     with translation.override("fr"):
         french = frontend_strings()
@@ -618,3 +619,28 @@ def test_api_docs_assets_are_served(client, db):
         part.split('"')[0] for part in page.split('src="')[1:] if "swagger-ui-bundle" in part
     )
     assert client.get(bundle).status_code == 200
+
+
+# -- every registered game ------------------------------------------------------------------------
+
+
+def compiled_catalogue(language: str) -> dict[object, str]:
+    path = Path(settings.LOCALE_PATHS[0]) / language / "LC_MESSAGES" / "django.mo"
+    with path.open("rb") as mo:
+        return gettext.GNUTranslations(mo)._catalog  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_registered_game_has_its_pages_and_words(client, db, game):
+    cls = GAMES[game]
+    page = GAME_PAGES[game]
+
+    assert (page.slug, page.native_name) == (game, cls.native_title)
+    assert client.get(f"/rules/{game}/").status_code == 200
+    with translation.override("en"):
+        english = (str(page.name), str(page.summary))
+    assert english[0] == cls.title
+    for language in ("fr", "ru"):
+        catalogue = compiled_catalogue(language)
+        assert catalogue.get(f"game\x04{cls.title}"), f"no {language} name for {cls.title}"
+        assert catalogue.get(english[1]), f"no {language} summary for {cls.title}"

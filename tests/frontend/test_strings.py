@@ -15,8 +15,8 @@ import pytest
 from django.utils import translation
 from django.utils.translation.template import templatize
 
-from frontend.templatetags.frontend import frontend_strings
-from frontend.views import SITE_LANGUAGE_CODES
+from frontend.catalogue import frontend_strings
+from frontend.languages import SITE_LANGUAGE_CODES
 
 FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
 GAME_SCRIPTS = FRONTEND / "static" / "frontend" / "game"
@@ -30,9 +30,10 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 Message = tuple[str | None, str, str | None]
 
 
-def keys_used() -> set[str]:
+def keys_used(*scripts: Path) -> set[str]:
+    """The catalogue keys that `t("...")` calls of the scripts ask for."""
     used: set[str] = set()
-    for script in GAME_SCRIPTS.glob("*.js"):
+    for script in scripts or GAME_SCRIPTS.glob("*.js"):
         text = "\n".join(
             line for line in script.read_text().splitlines() if not line.lstrip().startswith("//")
         )
@@ -81,8 +82,10 @@ def python_messages(source: str) -> set[Message]:
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
             continue
         kind = PYTHON_CALLS.get(node.func.id)
+        # As makemessages: only calls whose arguments are all literal strings.
         texts = [arg.value for arg in node.args if isinstance(arg, ast.Constant)]
-        if kind and texts and all(isinstance(text, str) for text in texts):
+        literal = len(texts) == len(node.args) and all(isinstance(t, str) for t in texts)
+        if kind and texts and literal:
             found.add(message(kind, list(texts)))
     return found
 

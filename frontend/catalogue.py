@@ -1,0 +1,159 @@
+"""The play page's catalogue: every word its scripts show (card and pile names, actions,
+statuses and messages), translated here into the request's language.
+
+The page embeds it as a `<script type="application/json" id="strings">` block (the
+`frontend_strings_json` tag) and frontend/static/frontend/game/strings.js reads it from there.
+Placeholders are written `{name}` for the scripts to fill in.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+
+def frontend_strings(request: Any = None) -> dict[str, str]:
+    """The play page's catalogue (the keys of frontend/static/frontend/game/strings.js) in the
+    active language: the request's, which the page view has switched on. Card and pile words are
+    lower case, for use inside sentences ("moved seven of hearts to column 3")."""
+    return {
+        "loading": _("Dealing…"),
+        "started": _("Your game has started. The clock starts with your first move."),
+        "resumed": _("Your game is back where you left it."),
+        "moves": _("Moves"),
+        "time": _("Time"),
+        "par": _("Par"),
+        "par_unknown": _("not known yet"),
+        "ranked": _("Ranked"),
+        "practice": _("Practice, not ranked"),
+        "undo": _("Undo (counts as a move)"),
+        "undo_hint": _("Takes back your last move. The undo itself counts as a move."),
+        "finish": _("Finish"),
+        "resign": _("Resign"),
+        "resign_title": _("Resign this game?"),
+        "resign_question": _(
+            "Resigning ends this game for good. Your cards on the foundations are kept."
+        ),
+        "resign_confirm": _("Resign"),
+        "resign_cancel": _("Keep playing"),
+        "four_colour": _("Four-colour deck"),
+        "blocked": _("No card move left: undo or resign."),
+        "board_label": _("{game} table"),
+        "keyboard_help": _(
+            "Keyboard: Tab to the table, arrow keys to move between piles, Enter or Space to "
+            "pick up a pile's card, then arrows and Enter to put it down; Escape cancels. "
+            "Double-click or double-tap sends a card to its foundation."
+        ),
+        "target_mark": _("▼ here"),
+        "selected": _("Picked up {card}. It can go to: {places}."),
+        "selected_no_move": _("Picked up {card}. It has no move right now."),
+        "selection_cleared": _("Put back."),
+        "other_run": _("Only the run led by {card} can go to {place}."),
+        "no_redeal": _("no redeal"),
+        "no_redeal_hint": _("The stock is empty: there is no redeal."),
+        "stock_label": _("Stock: {n} cards face down. Activate to draw one."),
+        "stock_label_one": _("Stock: 1 card face down. Activate to draw it."),
+        "stock_empty_label": _("Stock: empty, no redeal"),
+        "pile_label": pgettext("pile, in a sentence", "{pile}: {n} cards, top {top}"),
+        "pile_label_one": pgettext("pile, in a sentence", "{pile}: 1 card, {top}"),
+        "pile_label_empty": pgettext("pile, in a sentence", "{pile}: empty"),
+        "foundation_label": _("Foundation of {suit}: {n} cards, top {top}"),
+        "foundation_label_one": _("Foundation of {suit}: {top}"),
+        "direction_open": _(
+            "Foundations: the direction is not fixed yet (a 2 builds up, a King builds down)."
+        ),
+        "direction_up": _("Foundations build up: Ace, 2, 3 … King."),
+        "direction_down": _("Foundations build down: Ace, King, Queen … 2."),
+        "announce_move": _("moved {card} to {place}."),
+        "announce_draw": _("drew {card}."),
+        "announce_revealed": _("revealed {card}."),
+        "announce_undo": _("Took back the last move."),
+        "announce_won": _("You won!"),
+        "announce_resigned": _("You resigned."),
+        "finished": _("Finished: the last cards went to the foundations."),
+        "resynced": _("The game changed elsewhere (another tab?): the table is up to date now."),
+        "reconnected": _("Connection back: the table is up to date."),
+        "network": _("No connection to the server. Trying again…"),
+        "throttled": _("Too many moves at once: wait a moment."),
+        "error": _("Something went wrong. Reload the page to carry on."),
+        "live": _("Live: other tabs of this game follow your moves."),
+        "live_lost": _("Live connection lost: moves still work, reconnecting…"),
+        "end_won": _("You won!"),
+        "end_resigned": _("You resigned."),
+        "end_stuck": _("No moves left."),
+        "foundation_cards": _("Cards on the foundations"),
+        "share": _("Copy result"),
+        "share_label": _("Your result, to share"),
+        "share_won": _("Patience Daily · {game} · {date} · won in {n} moves · {time}"),
+        "share_resigned": _("Patience Daily · {game} · {date} · resigned after {n} moves · {time}"),
+        "share_stuck": _("Patience Daily · {game} · {date} · stuck after {n} moves · {time}"),
+        "copied": _("Copied"),
+        "copy_manually": _("Selected: press Ctrl+C (or ⌘C) to copy."),
+        "home_link": _("Back to today’s games"),
+        "end_loading": _("Loading…"),
+        "rank": _("Rank"),
+        "rank_of": _("{rank} of {total}"),
+        "rank_practice": _("none: practice is not ranked"),
+        "rank_held": _("none while the result is under review"),
+        "rank_disqualified": _("none: disqualified"),
+        "rank_none": _("not on the board"),
+        "rank_failed": _("could not be loaded"),
+        "review_held": _("Under review"),
+        "review_held_note": _(
+            "This result is not on the public board until a reviewer approves it."
+        ),
+        "review_disqualified": _("Disqualified"),
+        "review_reason": _("Reviewer’s reason: {reason}"),
+        "histogram_title": _("Moves in the day’s wins"),
+        "histogram_row": _("{low} to {high} moves, wins: {n}"),
+        "histogram_you": _("your result"),
+        "histogram_empty": _("No ranked win that day yet."),
+        "histogram_failed": _("The day’s figures could not be loaded."),
+        "solution_title": _("The solver’s line"),
+        "solution_intro": _(
+            "A winning line the solver found for this deal, {n} moves long: step through it."
+        ),
+        "solution_start": _("The deal, before the first move"),
+        "solution_step": _("Move {i} of {n}"),
+        "solution_first": _("Start"),
+        "solution_previous": _("Previous"),
+        "solution_next": _("Next"),
+        "solution_last": _("End"),
+        "solution_slider": _("Move of the solver’s line"),
+        "solution_board": _("The solver’s line: the table after the move shown"),
+        "solution_failed": _("The solver’s line could not be loaded."),
+        "face_up": _("face up"),
+        "card_face_down": _("face-down card"),
+        "card_generic": _("the cards"),
+        "position": _("{i} of {n}"),
+        "card_name": _("{rank} of {suit}"),
+        "rank_A": pgettext("rank, in a sentence", "ace"),
+        "rank_2": pgettext("rank, in a sentence", "two"),
+        "rank_3": pgettext("rank, in a sentence", "three"),
+        "rank_4": pgettext("rank, in a sentence", "four"),
+        "rank_5": pgettext("rank, in a sentence", "five"),
+        "rank_6": pgettext("rank, in a sentence", "six"),
+        "rank_7": pgettext("rank, in a sentence", "seven"),
+        "rank_8": pgettext("rank, in a sentence", "eight"),
+        "rank_9": pgettext("rank, in a sentence", "nine"),
+        "rank_T": pgettext("rank, in a sentence", "ten"),
+        "rank_J": pgettext("rank, in a sentence", "jack"),
+        "rank_Q": pgettext("rank, in a sentence", "queen"),
+        "rank_K": pgettext("rank, in a sentence", "king"),
+        "suit_C": pgettext("suit, in a sentence", "clubs"),
+        "suit_D": pgettext("suit, in a sentence", "diamonds"),
+        "suit_H": pgettext("suit, in a sentence", "hearts"),
+        "suit_S": pgettext("suit, in a sentence", "spades"),
+        "pile_column": pgettext("pile, in a sentence", "column {n}"),
+        "pile_main_row": pgettext("pile, in a sentence", "main row {n}"),
+        "pile_aux_row": pgettext("pile, in a sentence", "auxiliary row {n}"),
+        "pile_reserve": pgettext("pile, in a sentence", "reserve"),
+        "pile_waste": pgettext("pile, in a sentence", "waste"),
+        "pile_stock": pgettext("pile, in a sentence", "stock"),
+        "pile_foundation": pgettext("pile, in a sentence", "foundation"),
+        "pile_foundations": pgettext("pile, in a sentence", "foundations"),
+        "pile_suit_foundation": pgettext("pile, in a sentence", "{suit} foundation"),
+        "pile_cellar": pgettext("pile, in a sentence", "cellar"),
+    }

@@ -1,0 +1,105 @@
+"""The site's vocabulary: how the pages name games, difficulties and results.
+
+The games themselves come from the engine's registry (`games.engine.GAMES`): their names, their
+titles and the title in the game's own language. What the site adds is text of its own: each
+game's one-line summary, and the words for difficulties and results. The translations of the
+titles live in the catalogues under the context "game" (a test walks every registered game and
+checks that each has them, with a summary and a rules page).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from games.engine import GAMES
+from games.models import Attempt
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """How the site presents one game: its URL name, display names and a one-line summary."""
+
+    slug: str
+    name: Any  # lazily translated
+    native_name: str
+    summary: Any  # lazily translated
+
+
+#: One line per game, shown on the home page under its name.
+SUMMARIES: dict[str, Any] = {
+    "munger": gettext_lazy(
+        "A tight Canfield-style patience: half-hidden tableau columns, a visible reserve "
+        "and a single pass through the stock."
+    ),
+    "masterpiece": gettext_lazy(
+        "An open patience where every card is visible from the start: build rows by suit "
+        "and use the one-card cellar wisely."
+    ),
+}
+
+#: Every registered game, in the registry's order.
+GAME_PAGES: dict[str, GamePage] = {
+    name: GamePage(
+        slug=name,
+        name=pgettext_lazy("game", cls.title),
+        native_name=cls.native_title,
+        summary=SUMMARIES[name],
+    )
+    for name, cls in GAMES.items()
+}
+
+DIFFICULTY_WORDS = {
+    1: gettext_lazy("Very easy"),
+    2: gettext_lazy("Easy"),
+    3: gettext_lazy("Medium"),
+    4: gettext_lazy("Hard"),
+    5: gettext_lazy("Very hard"),
+}
+
+STATUS_WORDS = {
+    Attempt.Status.PLAYING: gettext_lazy("In progress"),
+    Attempt.Status.WON: gettext_lazy("Won"),
+    Attempt.Status.RESIGNED: gettext_lazy("Resigned"),
+}
+
+#: A text mark per status, so a result never relies on colour alone.
+STATUS_MARKS = {Attempt.Status.PLAYING: "…", Attempt.Status.WON: "✓", Attempt.Status.RESIGNED: "✗"}
+
+
+def difficulty_info(level: int | None) -> dict[str, Any] | None:
+    """A difficulty of 1 to 5 as words and pips (filled and empty), or None when unknown."""
+    if level is None:
+        return None
+    return {
+        "level": level,
+        "word": DIFFICULTY_WORDS.get(level, str(level)),
+        "pips": [index < level for index in range(5)],
+    }
+
+
+def review_of(attempt: Attempt) -> str:
+    """What the player is told of the fair-play review (docs/fair-play.md): "disqualified"
+    (with the reviewer's reason), "held" (under review, off the public board), else ""."""
+    if attempt.disqualified:
+        return "disqualified"
+    return "held" if attempt.review == Attempt.Review.HELD else ""
+
+
+def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
+    """An attempt's result as the pages show it: status in words and as a mark, moves, cards
+    on the foundations, and what the review says."""
+    if attempt is None:
+        return None
+    return {
+        "status": attempt.status,
+        "word": STATUS_WORDS[Attempt.Status(attempt.status)],
+        "mark": STATUS_MARKS[Attempt.Status(attempt.status)],
+        "moves": attempt.move_count,
+        "foundation_cards": attempt.foundation_cards,
+        "ranked": attempt.ranked,
+        "review": review_of(attempt),
+        "disqualified_reason": attempt.disqualified_reason if attempt.disqualified else "",
+    }
