@@ -15,7 +15,12 @@ PYTEST_ARGS ?=
 # one process (e.g. with a debugger).
 PYTEST_WORKERS ?= -n auto
 
-.PHONY: setup setup-dev run test test-fast lint check-deploy bench clean
+# The site's scripts are checked with Node alone (no package to install): a lint of the ES
+# modules (frontend/tools/lint.mjs) and unit tests of the pure ones (node --test).
+NODE ?= node
+JS_TESTS := tests/frontend/js/
+
+.PHONY: setup setup-dev run test test-fast lint lint-js test-js screenshots check-deploy bench clean
 
 # Re-installs only when a requirements file is newer than its stamp, so a second run is instant.
 setup: $(STAMP)
@@ -46,19 +51,31 @@ run: setup
 	$(PY) -m uvicorn config.server:application --host $(HOST) --port $(PORT)
 
 # Every test. Extra pytest arguments go in PYTEST_ARGS, e.g. make test PYTEST_ARGS="-k rules -x".
-test: setup-dev
+test: setup-dev test-js
 	$(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
+
+# The unit tests of the site's pure ES modules, with Node's built-in runner.
+test-js:
+	$(NODE) --test $(JS_TESTS)
 
 # The tests that take under a second or so: not those marked slow (servers and workers in
 # subprocesses, long solves, the fuzzers) nor the browser tests. For the edit-test loop; CI runs
 # `make test`.
-test-fast: setup-dev
+test-fast: setup-dev test-js
 	$(PY) -m pytest $(PYTEST_WORKERS) -m "not slow and not e2e" $(PYTEST_ARGS)
 
-lint: setup-dev
+lint: setup-dev lint-js
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+
+lint-js:
+	$(NODE) --experimental-vm-modules --no-warnings frontend/tools/lint.mjs
+
+# The pictures of docs/screenshots (and the README's), taken by the browser tests as they play:
+# they write them only when asked, here (a test run leaves the tree as it found it).
+screenshots: setup-dev
+	PATIENCE_SCREENSHOTS=1 $(PY) -m pytest tests/e2e $(PYTEST_ARGS)
 
 # Before shipping: the deployment files' tests (compose spec, Dockerfile, .env.example; no
 # Docker engine needed), then Django's deployment checklist with production-like settings. The

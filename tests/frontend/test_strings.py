@@ -20,6 +20,7 @@ from frontend.languages import SITE_LANGUAGE_CODES
 
 FRONTEND = Path(__file__).resolve().parents[2] / "frontend"
 GAME_SCRIPTS = FRONTEND / "static" / "frontend" / "game"
+PAGE_SCRIPTS = FRONTEND / "static" / "frontend" / "pages"
 LOCALE = FRONTEND / "locale"
 OTHER_LANGUAGES = [code for code in SITE_LANGUAGE_CODES if code != "en"]
 # t("key"), t('key') or t(`key`) with a literal key; `rank_${...}`-style keys are checked below.
@@ -156,6 +157,25 @@ def test_every_key_the_game_scripts_use_is_in_the_catalogue():
     assert used, f"no t(...) call found under {GAME_SCRIPTS}"
 
     assert used <= set(catalogue("en")), sorted(used - set(catalogue("en")))
+
+
+@pytest.mark.parametrize(
+    ("script", "path"),
+    [
+        ("home.js", "/"),
+        ("board.js", "/board/munger/{today}/"),
+        ("me.js", "/me/"),
+        ("account.js", "/account/"),
+    ],
+)
+def test_every_key_a_page_script_uses_is_in_its_pages_strings(client, db, script, path):
+    from games import clock
+
+    strings = client.get(path.format(today=clock.today().isoformat())).context["strings"]
+    used = keys_used(PAGE_SCRIPTS / script)
+
+    assert used, f"no t(...) call found in {script}"
+    assert used <= set(strings), sorted(used - set(strings))
 
 
 def test_card_words_for_every_rank_and_suit():

@@ -2,10 +2,9 @@
 // the day's histogram of winning move counts with your place marked, and, for a day that is
 // over, the solver's line as a step-by-step replay. Each part shows what the server sent.
 
+import { el } from "../common/dom.js";
 import { api } from "./api.js";
-import { statusOf } from "./board.js";
 import { describeMove } from "./describe.js";
-import { el } from "./dom.js";
 import { t } from "./strings.js";
 
 function held(state) {
@@ -54,7 +53,7 @@ export async function rankInto(dd, state, game, date) {
 
 // The buckets of the day's wins, widened so that your own count has a bar. The width of a
 // bucket is read from the server's first bucket.
-function withYours(buckets, mine) {
+export function withYours(buckets, mine) {
   const list = buckets.map((b) => ({ ...b }));
   if (mine === null || !list.length || list.some((b) => b.from <= mine && mine <= b.to)) return list;
   const width = list[0].to - list[0].from + 1;
@@ -77,7 +76,7 @@ export function histogram(state, game, date) {
     note,
     list,
   );
-  const mine = statusOf(state) === "won" ? state.moves_played : null;
+  const mine = state.status === "won" ? state.moves_played : null;
   api.distribution(game, date).then(
     (data) => {
       const buckets = withYours(data.buckets || [], mine);

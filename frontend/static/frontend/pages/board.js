@@ -1,110 +1,62 @@
 // Board page: the day's leaderboard from the API, then live updates over the daily's socket.
-import { api, element, format, jsonBlock } from "./api.js";
+import { el, jsonBlock } from "../common/dom.js";
+import { request } from "../common/http.js";
+import { clock, t } from "../common/text.js";
+import { gapBefore, mergeRows, rankCounts } from "./rows.js";
 
 const config = jsonBlock("board-config");
-const strings = jsonBlock("page-strings");
 const body = document.getElementById("ranks-body");
 const message = document.getElementById("board-message");
 const totalText = document.getElementById("board-total");
 const playingNow = document.getElementById("playing-now");
+const liveState = document.getElementById("live-state");
+const liveWord = document.getElementById("live-word");
 const feed = document.getElementById("race-feed");
 const feedEmpty = document.getElementById("feed-empty");
 const FEED_LENGTH = 12;
 
-/**
- * Competition ranks ("1, 2, 2, 4"): rows come sorted; equal results share a rank. Rows that
- * carry a rank from the server keep it.
- */
-export function competitionRanks(rows) {
-  const same = (a, b) =>
-    a.status === b.status && a.moves === b.moves && a.seconds === b.seconds &&
-    a.foundation_cards === b.foundation_cards;
-  const out = [];
-  rows.forEach((row, index) => {
-    let rank = row.rank;
-    if (!Number.isInteger(rank)) {
-      rank = index > 0 && same(rows[index - 1], row) ? out[index - 1].rank : index + 1;
-    }
-    out.push({ ...row, rank });
-  });
-  return out;
-}
-
-function duration(seconds) {
-  if (seconds === null || seconds === undefined) return "–";
-  const s = Math.max(0, Math.round(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = String(s % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
-}
-
-const MARKS = { won: "✓", resigned: "✗", stuck: "✗", playing: "…" };
+const MARKS = { won: "✓", resigned: "✗", playing: "…" };
 
 function renderRows(rows) {
-  const ranked = competitionRanks(rows);
-  const counts = new Map();
-  ranked.forEach((row) => counts.set(row.rank, (counts.get(row.rank) || 0) + 1));
+  const counts = rankCounts(rows);
   body.replaceChildren();
-  ranked.forEach((row, index) => {
-    const previous = ranked[index - 1];
-    if (previous && row.rank > previous.rank + counts.get(previous.rank)) {
-      // Rows were left out between these two (the top of the board, then the rows around you).
-      const gap = element("tr", "gap");
-      const cell = element("td");
-      const dots = element("span", "", "⋯");
-      dots.setAttribute("aria-hidden", "true");
-      cell.append(dots, element("span", "visually-hidden", strings.gap || ""));
-      cell.colSpan = 6;
-      gap.append(cell);
-      body.append(gap);
+  rows.forEach((row, index) => {
+    if (gapBefore(rows[index - 1], row, counts)) {
+      const dots = el("span", { "aria-hidden": "true", text: "⋯" });
+      const cell = el("td", { colspan: "6" }, dots, el("span", { className: "visually-hidden", text: t("gap") }));
+      body.append(el("tr", { className: "gap" }, cell));
     }
-    const tr = element("tr");
-    if (row.you) {
-      tr.className = "you";
-      tr.setAttribute("aria-current", "true");
-    }
-    const rank = element("td", "rank", row.rank);
+    const rank = el("td", { className: "rank", text: row.rank });
     if (counts.get(row.rank) > 1) {
-      rank.append(element("span", "visually-hidden", ` (${strings.tied || "tied"})`));
-      const tie = element("span", "tie", "=");
-      tie.setAttribute("aria-hidden", "true");
-      rank.prepend(tie);
+      rank.prepend(el("span", { className: "tie", "aria-hidden": "true", text: "=" }));
+      rank.append(el("span", { className: "visually-hidden", text: ` (${t("tied")})` }));
     }
-    const player = element("th", "player");
-    player.scope = "row";
-    player.append(document.createTextNode(row.player));
-    if (row.you) player.append(" ", element("span", "you-badge", strings.you || "you"));
-    const result = element("td", `result result-${row.status}`);
-    result.append(element("span", "mark", MARKS[row.status] || ""));
-    result.append(" ", strings[row.status] || row.status);
-    result.firstChild.setAttribute("aria-hidden", "true");
-    tr.append(
+    const player = el("th", { className: "player", scope: "row" }, row.player);
+    if (row.you) player.append(" ", el("span", { className: "you-badge", text: t("you") }));
+    const result = el(
+      "td",
+      { className: `result result-${row.status}` },
+      el("span", { className: "mark", "aria-hidden": "true", text: MARKS[row.status] || "" }),
+      " ",
+      t(row.status),
+    );
+    const tr = el(
+      "tr",
+      row.you ? { className: "you", "aria-current": "true" } : {},
       rank,
       player,
       result,
-      element("td", "num", row.moves ?? "–"),
-      element("td", "num", duration(row.seconds)),
-      element("td", "num", row.foundation_cards ?? "–"),
+      el("td", { className: "num", text: row.moves ?? "–" }),
+      el("td", { className: "num", text: clock(row.seconds) }),
+      el("td", { className: "num", text: row.foundation_cards ?? "–" }),
     );
     body.append(tr);
   });
-  message.textContent = ranked.length ? "" : strings.empty;
+  message.textContent = rows.length ? "" : t("empty");
 }
 
 function renderTotal(total) {
-  if (typeof total === "number") totalText.textContent = format(strings.total, { total });
-}
-
-/**
- * The top of the board and, when you are further down, the rows around you, in rank order.
- * Display names are unique, so a player appears once (the top's row wins).
- */
-export function mergeRows(top, around) {
-  const names = new Set(top.map((row) => row.player));
-  return [...top, ...around.filter((row) => !names.has(row.player))].sort(
-    (a, b) => a.rank - b.rank,
-  );
+  if (typeof total === "number") totalText.textContent = t("total", { total });
 }
 
 const state = { top: [], around: [], me: null };
@@ -119,24 +71,28 @@ function render() {
 }
 
 async function loadAround() {
-  const around = await api("GET", config.api);
-  const ok = around.status === 200 && around.data && Array.isArray(around.data.rows);
-  if (ok && around.data.you) {
-    state.me = around.data.you.player;
-    state.around = around.data.rows;
+  try {
+    const around = await request("GET", config.api);
+    if (around && around.you && Array.isArray(around.rows)) {
+      state.me = around.you.player;
+      state.around = around.rows;
+    }
+  } catch {
+    /* the top of the board still shows */
   }
 }
 
 async function load() {
-  const [top] = await Promise.all([api("GET", config.top), loadAround()]);
-  if (top.status === 200 && top.data && Array.isArray(top.data.rows)) {
-    state.top = top.data.rows;
+  try {
+    const [top] = await Promise.all([request("GET", config.top), loadAround()]);
+    state.top = top.rows;
     render();
-    renderTotal(top.data.total);
+    renderTotal(top.total);
     return true;
+  } catch (error) {
+    message.textContent = error.status === 404 ? t("unavailable") : t("failed");
+    return false;
   }
-  message.textContent = top.status === 404 ? strings.unavailable : strings.failed;
-  return false;
 }
 
 let aroundTimer = 0;
@@ -147,24 +103,22 @@ function refreshAroundSoon() {
 }
 
 function feedLine(item) {
-  const values = {
-    player: item.player,
-    moves: item.moves ?? 0,
-    cards: item.foundation_cards ?? 0,
-  };
-  if (item.status === "won") return format(strings.feed_won, values);
-  if (item.status === "stuck") return format(strings.feed_stuck, values);
-  return format(strings.feed_progress, values);
+  const values = { player: item.player, moves: item.moves ?? 0, cards: item.foundation_cards ?? 0 };
+  return t(item.status === "won" ? "feed_won" : "feed_progress", values);
 }
 
 function addFeed(items) {
   if (!feed || !Array.isArray(items) || !items.length) return;
-  for (const item of items) {
-    const li = element("li", `feed-${item.status || "playing"}`, feedLine(item));
-    feed.prepend(li);
-  }
+  for (const item of items) feed.prepend(el("li", { className: `feed-${item.status || "playing"}`, text: feedLine(item) }));
   while (feed.children.length > FEED_LENGTH) feed.lastElementChild.remove();
   if (feedEmpty) feedEmpty.hidden = true;
+}
+
+// Whether the board is live: the socket is open, or the board shown is the last one loaded.
+function showLive(open) {
+  if (!liveState) return;
+  liveState.dataset.state = open ? "open" : "closed";
+  liveWord.textContent = open ? t("live") : t("offline");
 }
 
 function connect() {
@@ -177,6 +131,7 @@ function connect() {
     const socket = new WebSocket(`${scheme}://${window.location.host}${config.socket}`);
     let heartbeat = 0;
     socket.addEventListener("open", () => {
+      showLive(true);
       tries = 0;
       asked = -1;
       // A silent socket is closed by the server after a minute: say we are here.
@@ -208,12 +163,11 @@ function connect() {
         renderTotal(data.board.total);
         refreshAroundSoon();
       }
-      if (playingNow && typeof data.playing_now === "number") {
-        playingNow.textContent = String(data.playing_now);
-      }
+      if (playingNow && typeof data.playing_now === "number") playingNow.textContent = String(data.playing_now);
       addFeed(data.feed);
     });
     socket.addEventListener("close", () => {
+      showLive(false);
       window.clearInterval(heartbeat);
       tries += 1;
       if (tries <= 5) window.setTimeout(open, Math.min(30000, 1000 * 2 ** tries));

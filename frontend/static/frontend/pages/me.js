@@ -1,14 +1,15 @@
 // My stats: the charts drawn as inline SVG from the page's data (the tables under each chart
 // hold the same numbers for screen readers). The numbers are the leaderboards' own record of
 // the player (the same as GET /api/players/me/stats/), rendered by the server.
-import { api, jsonBlock } from "./api.js";
+import { jsonBlock } from "../common/dom.js";
+import { request } from "../common/http.js";
+import { t } from "../common/text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 const HEIGHT = 160;
 const PAD = { top: 12, right: 12, bottom: 28, left: 32 };
 const data = jsonBlock("chart-data");
-const strings = jsonBlock("page-strings");
 
 function svgNode(tag, attributes, text) {
   const node = document.createElementNS(SVG, tag);
@@ -35,7 +36,7 @@ function empty(container) {
   container.replaceChildren();
   const p = document.createElement("p");
   p.className = "muted";
-  p.textContent = strings.no_data || "";
+  p.textContent = t("no_data");
   container.append(p);
 }
 
@@ -65,9 +66,9 @@ function draw(charts) {
   const wins = document.querySelector("#chart-wins .chart-drawing");
   const moves = document.querySelector("#chart-moves .chart-drawing");
   const streaks = document.querySelector("#chart-streaks .chart-drawing");
-  if (wins) barChart(wins, (charts.wins_over_time || []).map((w) => ({ label: w.label, value: w.wins })), strings.wins_over_time, 3);
-  if (moves) barChart(moves, (charts.moves_distribution || []).map((b) => ({ label: b.label, value: b.count })), strings.moves_distribution);
-  if (streaks) barChart(streaks, (charts.streaks || []).map((length, index) => ({ label: index + 1, value: length })), strings.streaks);
+  if (wins) barChart(wins, (charts.wins_over_time || []).map((w) => ({ label: w.label, value: w.wins })), t("wins_over_time"), 3);
+  if (moves) barChart(moves, (charts.moves_distribution || []).map((b) => ({ label: b.label, value: b.count })), t("moves_distribution"));
+  if (streaks) barChart(streaks, (charts.streaks || []).map((length, index) => ({ label: index + 1, value: length })), t("streaks"));
 }
 
 /** Rename: PATCH /api/players/me/, then show the page again under the new name. */
@@ -81,18 +82,19 @@ function setupRename() {
     const name = input.value.trim().replace(/\s+/g, " ");
     message.textContent = "";
     input.removeAttribute("aria-invalid");
-    const answer = await api("PATCH", "/api/players/me/", { display_name: name });
-    if (answer.status === 200) {
+    try {
+      await request("PATCH", "/api/players/me/", { display_name: name });
       window.location.reload();
       return;
-    }
-    if (answer.status === 409) message.textContent = strings.name_taken;
-    else if (answer.status === 400) message.textContent = strings.name_bad;
-    else if (answer.status === 429) message.textContent = strings.throttled;
-    else message.textContent = strings.failed;
-    if (answer.status === 400 || answer.status === 409) {
-      input.setAttribute("aria-invalid", "true");
-      input.focus();
+    } catch (error) {
+      if (error.status === 409) message.textContent = t("name_taken");
+      else if (error.status === 400) message.textContent = t("name_bad");
+      else if (error.status === 429) message.textContent = t("throttled");
+      else message.textContent = t("failed");
+      if (error.status === 400 || error.status === 409) {
+        input.setAttribute("aria-invalid", "true");
+        input.focus();
+      }
     }
   });
 }

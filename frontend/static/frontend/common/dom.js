@@ -1,0 +1,27 @@
+// Building elements in script (no HTML strings, so the pages work under a strict
+// Content-Security-Policy), and reading the JSON blocks the server puts in a page.
+
+// el("p", {className, text, testid, ...attributes}, ...children): one element.
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "className") node.className = value;
+    else if (key === "text") node.textContent = String(value);
+    else if (key === "testid") node.dataset.testid = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined && child !== false));
+  return node;
+}
+
+// The JSON the server put in <script type="application/json" id="...">, or {}.
+export function jsonBlock(id) {
+  const element = document.getElementById(id);
+  if (!element) return {};
+  try {
+    return JSON.parse(element.textContent) || {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,234 @@
+// The play page's chrome around the table: the counters and the clock, the buttons, the
+// status line (a polite live region), the "no move left" notice, the resign dialog, the
+// connection line and the end panel. It shows what the game (game.js) holds and sends the
+// buttons' clicks back to it; it decides nothing about the game.
+
+import { el } from "../common/dom.js";
+import { clock } from "../common/text.js";
+import { histogram, rankInto, reviewNotice, solutionReplay } from "./end.js";
+import { t } from "./strings.js";
+
+const FOUR_COLOUR_KEY = "patience.fourColourDeck";
+
+function storageGet(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function storageSet(key, value) {
+  try {
+    window.localStorage.setItem(key, value);
+  } catch {
+    /* private mode: the choice lasts for this page only */
+  }
+}
+
+export class Chrome {
+  // page: {game, date, title, today}; actions: {undo, finish, resign}.
+  constructor(root, page, actions) {
+    this.root = root;
+    this.page = page;
+    this.actions = actions;
+    this.seenPlaying = false;
+    this.build();
+  }
+
+  build() {
+    const { actions } = this;
+    this.movesEl = el("span", { className: "stat-value", testid: "moves", text: "0" });
+    this.timerEl = el("span", { className: "stat-value", testid: "timer", text: "0:00" });
+    this.parEl = el("span", { className: "stat-value", testid: "par", text: "" });
+    this.parBox = el("span", { className: "stat", hidden: true }, el("span", { text: t("par") }), " ", this.parEl);
+    this.rankedEl = el("span", { className: "badge-ranked", testid: "ranked" });
+    const stats = el(
+      "p",
+      { className: "play-stats" },
+      el("span", { className: "stat" }, el("span", { text: t("moves") }), " ", this.movesEl),
+      el("span", { className: "stat" }, el("span", { text: t("time") }), " ", this.timerEl),
+      this.parBox,
+      this.rankedEl,
+    );
+
+    this.undoBtn = el("button", { type: "button", className: "btn", testid: "undo", text: t("undo"), title: t("undo_hint") });
+    this.finishBtn = el("button", { type: "button", className: "btn btn-primary", testid: "finish", text: t("finish"), hidden: true });
+    this.resignBtn = el("button", { type: "button", className: "btn", testid: "resign", text: t("resign") });
+    this.fourColour = el("input", { type: "checkbox", id: "four-colour", testid: "four-colour" });
+    const toggle = el("label", { className: "toggle", for: "four-colour" }, this.fourColour, " ", t("four_colour"));
+    const controls = el("div", { className: "play-controls" }, this.undoBtn, this.finishBtn, this.resignBtn, toggle);
+
+    this.statusEl = el("p", { className: "play-status", role: "status", "aria-live": "polite", "aria-atomic": "true", testid: "status" });
+    const blockedUndo = el("button", { type: "button", className: "btn", text: t("undo") });
+    const blockedResign = el("button", { type: "button", className: "btn", text: t("resign") });
+    this.blockedEl = el(
+      "div",
+      { className: "play-blocked", hidden: true, testid: "blocked" },
+      el("span", { text: t("blocked") }),
+      " ",
+      blockedUndo,
+      " ",
+      blockedResign,
+    );
+
+    this.boardEl = el("div", {
+      className: `board board-${this.page.game}`,
+      id: "board",
+      testid: "board",
+      role: "region",
+      "aria-label": t("board_label", { game: this.page.title }),
+      "aria-describedby": "board-help",
+    });
+    const help = el("p", { className: "play-help", id: "board-help", text: t("keyboard_help") });
+    this.endEl = el("section", { className: "play-end", hidden: true, testid: "end", "aria-labelledby": "end-title" });
+
+    const confirmYes = el("button", { type: "button", className: "btn btn-danger", testid: "resign-confirm", text: t("resign_confirm") });
+    const confirmNo = el("button", { type: "button", className: "btn", testid: "resign-cancel", text: t("resign_cancel") });
+    this.dialog = el(
+      "dialog",
+      { className: "confirm", "aria-labelledby": "resign-title" },
+      el("h2", { id: "resign-title", text: t("resign_title") }),
+      el("p", { text: t("resign_question") }),
+      el("div", { className: "dialog-buttons" }, confirmNo, confirmYes),
+    );
+    this.connectionEl = el("p", { className: "connection", testid: "connection", hidden: true });
+
+    this.root.replaceChildren(stats, controls, this.statusEl, this.blockedEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog);
+
+    this.undoBtn.addEventListener("click", () => actions.undo());
+    blockedUndo.addEventListener("click", () => actions.undo());
+    this.finishBtn.addEventListener("click", () => actions.finish());
+    this.resignBtn.addEventListener("click", () => this.askResign());
+    blockedResign.addEventListener("click", () => this.askResign());
+    confirmYes.addEventListener("click", () => {
+      this.dialog.close();
+      actions.resign();
+    });
+    confirmNo.addEventListener("click", () => this.dialog.close());
+
+    this.fourColour.checked = storageGet(FOUR_COLOUR_KEY) === "1";
+    this.applyDeck();
+    this.fourColour.addEventListener("change", () => {
+      storageSet(FOUR_COLOUR_KEY, this.fourColour.checked ? "1" : "0");
+      this.applyDeck();
+    });
+  }
+
+  applyDeck() {
+    this.root.classList.toggle("deck-four", this.fourColour.checked);
+  }
+
+  // The status line. Set anew even when the text repeats, so that screen readers say it again.
+  say(text) {
+    this.statusEl.textContent = "";
+    window.requestAnimationFrame(() => {
+      this.statusEl.textContent = text;
+    });
+  }
+
+  connection(open) {
+    this.connectionEl.hidden = false;
+    this.connectionEl.textContent = open ? t("live") : t("live_lost");
+  }
+
+  busy(busy) {
+    if (busy) this.boardEl.setAttribute("aria-busy", "true");
+    else this.boardEl.removeAttribute("aria-busy");
+  }
+
+  tick(seconds) {
+    this.timerEl.textContent = clock(seconds);
+  }
+
+  // The chrome after a state: counters, buttons, notices, and the end panel once it is over.
+  update(state, seconds) {
+    const playing = state.status === "playing";
+    this.movesEl.textContent = String(state.moves_played);
+    this.tick(seconds);
+    this.rankedEl.textContent = state.ranked ? t("ranked") : t("practice");
+    this.undoBtn.disabled = !playing || !state.can_undo;
+    this.resignBtn.disabled = !playing;
+    this.finishBtn.hidden = !(playing && state.finishable);
+    this.blockedEl.hidden = !(playing && state.blocked);
+    this.root.dataset.status = state.status;
+    const par = state.par !== null && state.par !== undefined;
+    this.parBox.hidden = playing || !par;
+    if (!playing && par) this.parEl.textContent = String(state.par);
+    if (playing) {
+      this.seenPlaying = true;
+      this.endEl.hidden = true;
+    } else {
+      this.showEnd(state, seconds);
+    }
+  }
+
+  askResign() {
+    if (typeof this.dialog.showModal === "function") this.dialog.showModal();
+    else if (window.confirm(t("resign_question"))) this.actions.resign();
+  }
+
+  // -- the end ---------------------------------------------------------------------------------
+
+  shareText(state, seconds) {
+    const key = state.status === "won" ? "share_won" : "share_resigned";
+    const line = t(key, { game: this.page.title, date: state.date || this.page.date, n: state.moves_played, time: clock(seconds) });
+    return `${line}\n${window.location.origin}${window.location.pathname}`;
+  }
+
+  showEnd(state, seconds) {
+    const s = state;
+    // Drawn once per result: a refresh of the same state keeps the panel (and "Copied") as is.
+    const key = `${s.id}:${s.seq}:${s.status}:${s.par}:${s.review}:${s.disqualified_reason}`;
+    if (!this.endEl.hidden && this.endKey === key) return;
+    this.endKey = key;
+    const title = s.status === "won" ? t("end_won") : t("end_resigned");
+    // The status line says how it ended, whatever it said before (a move's words, a reconnection).
+    this.say(title);
+    const facts = el("dl", { className: "end-facts" });
+    const fact = (term, value, testid) => facts.append(el("dt", { text: term }), el("dd", { text: value, testid }));
+    fact(t("moves"), String(s.moves_played), "end-moves");
+    fact(t("time"), clock(seconds), "end-time");
+    fact(t("par"), s.par === null || s.par === undefined ? t("par_unknown") : String(s.par), "end-par");
+    fact(t("foundation_cards"), `${s.foundation_cards}/52`, "end-foundations");
+    const rank = el("dd", { testid: "end-rank" });
+    facts.append(el("dt", { text: t("rank") }), rank);
+    rankInto(rank, s, this.page.game, s.date);
+    const text = this.shareText(s, seconds);
+    const share = el("textarea", { className: "share-text", readonly: true, rows: "2", testid: "share-text", "aria-label": t("share_label") });
+    share.value = text;
+    const copy = el("button", { type: "button", className: "btn btn-primary", testid: "share", text: t("share") });
+    const copied = el("span", { className: "copied", role: "status", testid: "copied" });
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(text);
+        copied.textContent = t("copied");
+      } catch {
+        share.focus();
+        share.select();
+        copied.textContent = t("copy_manually");
+      }
+    });
+    const links = el("p", { className: "end-links" }, el("a", { href: "/", text: t("home_link") }));
+    const wasHidden = this.endEl.hidden;
+    const heading = el("h2", { id: "end-title", text: title, tabindex: "-1" });
+    // The solver's line is shown only for a day that is over (the server serves it no sooner).
+    const over = Boolean(s.date && this.page.today && s.date < this.page.today);
+    this.endEl.replaceChildren(
+      heading,
+      reviewNotice(s),
+      facts,
+      el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
+      s.date ? histogram(s, this.page.game, s.date) : null,
+      over ? solutionReplay(this.page.layout, this.page.game, s.date) : null,
+      links,
+    );
+    this.endEl.hidden = false;
+    if (wasHidden && this.seenPlaying) {
+      // The game ended here and now: the result is where the focus goes next.
+      heading.focus({ preventScroll: true });
+      const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+      this.endEl.scrollIntoView({ block: "nearest", behavior: smooth ? "smooth" : "auto" });
+    }
+  }
+}

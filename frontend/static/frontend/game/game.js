@@ -1,0 +1,207 @@
+// The game in play: the one copy of the attempt's state and of the busy flag. It starts (or
+// resumes) the attempt, sends each move over the play socket (REST when the socket cannot
+// carry it), takes every state the server sends, oldest-first safe, and hands it to the view.
+// Nothing is played locally: what is drawn is always the server's answer.
+
+import { ApiError } from "../common/http.js";
+import { api } from "./api.js";
+import { describeMove } from "./describe.js";
+import { movesOf } from "./moves.js";
+import { PlaySocket } from "./socket.js";
+import { capitalise, t } from "./strings.js";
+
+export class Game {
+  // view: {draw(state), update(state), say(text), connection(open), start()}.
+  constructor({ game, date }, view) {
+    this.game = game;
+    this.date = date;
+    this.view = view;
+    this.state = null;
+    this.moves = [];
+    this.busy = false;
+    this.socket = null;
+    this.timerBase = 0; // seconds played when the last state arrived, by the server's clock
+    this.timerAt = 0; // when it arrived (local ms)
+  }
+
+  playing() {
+    return Boolean(this.state) && this.state.status === "playing";
+  }
+
+  async start() {
+    this.view.say(t("loading"));
+    try {
+      const state = await api.start(this.game, this.date);
+      this.show(state);
+      this.view.say(state.status === "playing" ? t(state.seq ? "resumed" : "started") : "");
+    } catch (error) {
+      this.view.say(errorText(error));
+      return false;
+    }
+    this.socket = new PlaySocket(this.state.id, {
+      onState: (state) => this.show(state),
+      onStatus: (open) => this.view.connection(open),
+    });
+    this.socket.connect();
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.refresh();
+    });
+    window.addEventListener("focus", () => this.refresh());
+    window.addEventListener("online", () => this.refresh());
+    return true;
+  }
+
+  // Takes a state unless an older one arrives after a newer one; the same state again only
+  // refreshes the page's chrome.
+  show(state, { force = false } = {}) {
+    if (!state || !state.view) return;
+    const old = this.state;
+    if (!force && old && old.id === state.id && state.seq < old.seq) return;
+    const same = old && old.seq === state.seq && old.status === state.status && old.finished_at === state.finished_at;
+    this.state = same && !force ? { ...old, ...state } : state;
+    this.syncClock(state);
+    if (!same || force) {
+      this.moves = movesOf(state);
+      this.view.draw(this.state);
+    }
+    this.view.update(this.state);
+  }
+
+  // The timer shows the server's `elapsed_seconds` (counted from the first move) and runs on
+  // locally between two states.
+  syncClock(state) {
+    this.timerBase = state.first_move_at ? Math.max(0, state.elapsed_seconds) : 0;
+    this.timerAt = Date.now();
+  }
+
+  elapsed() {
+    const s = this.state;
+    if (!s || !s.first_move_at) return 0;
+    if (s.status !== "playing") return this.timerBase;
+    return this.timerBase + (Date.now() - this.timerAt) / 1000;
+  }
+
+  async refresh() {
+    if (!this.state || this.busy) return;
+    try {
+      this.show(await api.state(this.state.id));
+    } catch {
+      /* the next event tries again */
+    }
+  }
+
+  // -- moves ----------------------------------------------------------------------------------
+
+  setBusy(busy) {
+    this.busy = busy;
+    this.view.busy(busy);
+  }
+
+  // Sends one move; resolves true when the server played it (the board springs back on false).
+  async move(token, info = {}) {
+    if (!this.state || this.busy || !this.playing()) return false;
+    this.setBusy(true);
+    const before = this.state;
+    try {
+      const answer = await this.send(before.seq, token);
+      this.show(answer, { force: true });
+      this.view.say(this.describe(token, info, before, answer));
+      return true;
+    } catch (error) {
+      await this.refused(error);
+      return false;
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  // Over the socket when it is open, else (or when it fails to carry the move) over REST.
+  async send(seq, token) {
+    if (this.socket && this.socket.open) {
+      try {
+        return await this.socket.move(seq, token);
+      } catch (error) {
+        // The socket's own message budget is not the game's: REST carries the move instead.
+        if (error && error.type === "error" && error.code !== "rate_limited") throw new ApiError(0, error);
+        // The socket could not carry it: REST with the same seq is safe (a replay answers).
+      }
+    }
+    return api.move(this.state.id, seq, token);
+  }
+
+  async refused(error) {
+    const code = error && error.code;
+    if (code === "wrong_seq" || code === "seq_taken" || code === "attempt_finished") {
+      this.view.say(t("resynced"));
+      await this.resync();
+      return;
+    }
+    this.view.say(errorText(error));
+    if (code === "network") this.resyncLater();
+  }
+
+  async resync() {
+    try {
+      this.show(await api.state(this.state.id), { force: true });
+    } catch (error) {
+      this.view.say(errorText(error));
+      this.resyncLater();
+    }
+  }
+
+  resyncLater(delay = 3000) {
+    clearTimeout(this.resyncTimer);
+    this.resyncTimer = setTimeout(async () => {
+      try {
+        this.show(await api.state(this.state.id), { force: true });
+        this.view.say(t("reconnected"));
+      } catch {
+        this.resyncLater(Math.min(60000, delay * 2));
+      }
+    }, delay);
+  }
+
+  describe(token, info, before, answer) {
+    const text = describeMove(token, info.card || null, before.view, answer.view, answer.revealed);
+    return answer.status === "won" ? `${text} ${capitalise(t("announce_won"))}` : text;
+  }
+
+  undo() {
+    if (this.state && this.state.can_undo) this.move("U", {});
+  }
+
+  async finish() {
+    if (this.busy) return;
+    this.setBusy(true);
+    try {
+      const state = await api.finish(this.state.id, this.state.seq);
+      this.show(state, { force: true });
+      this.view.say(t("finished"));
+    } catch (error) {
+      await this.refused(error);
+    } finally {
+      this.setBusy(false);
+    }
+  }
+
+  async resign() {
+    try {
+      const state = await api.resign(this.state.id);
+      this.show(state, { force: true });
+      this.view.say(t("announce_resigned"));
+    } catch (error) {
+      await this.refused(error);
+    }
+  }
+}
+
+// What to tell a person of a failed request.
+export function errorText(error) {
+  const code = error && error.code;
+  if (code === "illegal_move") return (error.body && error.body.detail) || error.message;
+  if (code === "throttled" || code === "rate_limited") return t("throttled");
+  if (code === "network") return t("network");
+  if (error && error.body && error.body.detail) return error.body.detail;
+  if (error && error.detail) return error.detail;
+  return t("error");
+}

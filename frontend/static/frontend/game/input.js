@@ -1,0 +1,113 @@
+// Input: pointer, touch and keyboard on the table, turned into the board's calls. A press that
+// drifts less than DRAG_THRESHOLD is a tap; further, it drags what it picked up. Arrow keys
+// walk the table's piles (one tab stop, roving focus), Enter or Space acts, Escape puts back.
+
+const DRAG_THRESHOLD = 8; // px of finger drift that still counts as a tap
+
+const ARROWS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
+
+export class Input {
+  constructor(table, board, play) {
+    this.table = table;
+    this.board = board;
+    this.play = play;
+    this.press = null;
+    const el = table.el;
+    el.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    el.addEventListener("pointermove", (e) => this.pointerMove(e));
+    el.addEventListener("pointerup", (e) => this.pointerUp(e));
+    el.addEventListener("pointercancel", () => this.cancelPress());
+    el.addEventListener("lostpointercapture", () => {
+      if (this.press && this.press.dragging) this.cancelPress();
+    });
+    el.addEventListener("keydown", (e) => this.keyDown(e));
+    el.addEventListener("focusin", (e) => {
+      const pile = e.target.closest && e.target.closest(".pile");
+      if (pile && table.gridIndex(pile)) table.setTabStop(pile);
+    });
+    // Escape puts back what is picked up, wherever the focus is.
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && board.cancel()) e.preventDefault();
+    });
+    // Double-click on a mouse is handled through taps; stop the browser selecting text.
+    el.addEventListener("dblclick", (e) => e.preventDefault());
+  }
+
+  pointerDown(e) {
+    if (e.button !== 0 || !this.board.playing()) return;
+    const pile = e.target.closest(".pile");
+    if (!pile || !this.table.el.contains(pile)) return;
+    const card = e.target.closest(".card");
+    this.press = { id: e.pointerId, x: e.clientX, y: e.clientY, pile, card, dragging: false, unit: null };
+    try {
+      this.table.el.setPointerCapture(e.pointerId);
+    } catch {
+      /* the pointer is gone already */
+    }
+  }
+
+  pointerMove(e) {
+    const press = this.press;
+    if (!press || press.id !== e.pointerId) return;
+    const dx = e.clientX - press.x;
+    const dy = e.clientY - press.y;
+    if (!press.dragging) {
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD || this.play.busy) return;
+      if (press.card && !press.card.dataset.card) {
+        this.press = null; // a face-down card never moves
+        return;
+      }
+      if (!this.board.select(press.pile, press.card)) {
+        this.press = null;
+        return;
+      }
+      press.dragging = true;
+      press.unit = this.board.selection.unit;
+    }
+    e.preventDefault();
+    this.table.drag(press.unit, dx, dy);
+    this.table.hover(this.table.pileAt(e.clientX, e.clientY), press.pile);
+  }
+
+  async pointerUp(e) {
+    const press = this.press;
+    if (!press || press.id !== e.pointerId) return;
+    this.press = null;
+    if (!press.dragging) {
+      this.board.tap(press.pile, press.card);
+      return;
+    }
+    const over = this.table.pileAt(e.clientX, e.clientY);
+    if (!over || over === press.pile || over.dataset.name === press.pile.dataset.name) {
+      this.table.springBack(press.unit);
+      this.board.clearSelection();
+      return;
+    }
+    this.table.land(press.unit);
+    await this.board.playTo(over, { dragged: press.unit });
+  }
+
+  cancelPress() {
+    const press = this.press;
+    this.press = null;
+    if (press && press.dragging) {
+      this.table.springBack(press.unit);
+      this.board.clearSelection();
+    }
+  }
+
+  keyDown(e) {
+    const pile = e.target.closest && e.target.closest(".pile");
+    if (!pile || !this.table.gridIndex(pile)) return;
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      if (!this.play.busy) this.board.activate(pile, null, { byKeyboard: true });
+      return;
+    }
+    const direction = ARROWS[e.key];
+    if (!direction) return;
+    e.preventDefault();
+    const next = this.table.neighbour(pile, direction);
+    if (next && next !== pile) this.table.focus(next);
+  }
+}
