@@ -24,7 +24,11 @@ The browser
     `browser` (session) is one headless Chromium from /usr/bin/chromium (never a browser
     downloaded by Playwright); `e2e_page` is a new context and page per test. Tests that use
     them are marked `e2e` and `slow`, and are skipped, with the reason, only when Chromium is
-    not installed.
+    not installed. They wait for states, never for a fixed time (tests/e2e/browser.py).
+
+Screenshots
+    `screenshot(page, name)` writes docs/screenshots/<name> only when PATIENCE_SCREENSHOTS=1
+    (`make screenshots`), so that a test run leaves the tree clean.
 
 Order
     Playwright's sync API leaves an event loop running in the main thread, and Django then
@@ -52,6 +56,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.e2e.browser import settle
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE", "/usr/bin/chromium"))
@@ -304,14 +310,24 @@ def e2e_page(browser: Any) -> Iterator[Any]:
         context.close()
 
 
-@pytest.fixture
-def screenshot() -> Callable[[Any, str], Path]:
-    """`screenshot(page, "home.png")` saves a full-page picture to docs/screenshots/."""
+#: Screenshots are written to docs/screenshots/ only when asked (`make screenshots` sets it):
+#: a test run leaves the tree as it found it.
+TAKE_SCREENSHOTS = os.environ.get("PATIENCE_SCREENSHOTS") == "1"
 
-    def save(page: Any, name: str) -> Path:
+
+@pytest.fixture
+def screenshot() -> Callable[..., Path | None]:
+    """`screenshot(page, "home.png")` saves a picture of the page to docs/screenshots/ once its
+    cards are still (full page unless `full_page=False`), when screenshots are asked for; it
+    does nothing otherwise."""
+
+    def save(page: Any, name: str, *, full_page: bool = True) -> Path | None:
+        if not TAKE_SCREENSHOTS:
+            return None
+        settle(page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / name
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=full_page)
         return path
 
     return save

@@ -1,13 +1,13 @@
 """Browser tests of the site's pages against the live server (tests/e2e/conftest.py): the home
 page's dailies and countdown, the first visit's name prompt, the language switch, the archive's
-links and a phone-sized screen. Screenshots go to docs/screenshots/."""
+links and a phone-sized screen. They take the pages' screenshots when asked (the `screenshot`
+fixture)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +16,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 from playwright.sync_api import expect  # noqa: E402
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from tests.e2e.browser import until  # noqa: E402
+
 PLAYER_COUNT = "import json; from games.models import Player; print(Player.objects.count())"
 
 
@@ -40,9 +41,8 @@ def test_home_shows_both_dailies_and_a_running_countdown(
         expect(page.locator(f'a[href="/play/{game}/"]')).to_be_visible()
     countdown = page.locator("#countdown")
     expect(countdown).to_have_text(re.compile(r"^\d\d:\d\d:\d\d$"))
-    first = countdown.inner_text()
-    page.wait_for_timeout(2200)
-    assert countdown.inner_text() != first  # the module ticks every second
+    # The module ticks every second.
+    expect(countdown).not_to_have_text(countdown.inner_text(), timeout=5000)
     screenshot(page, "home.png")
 
 
@@ -174,7 +174,9 @@ def test_board_says_when_the_leaderboard_is_not_available(
 @pytest.mark.parametrize(
     "path", ["/", "/rules/munger/", "/rules/masterpiece/", "/archive/", "/me/", "/board/"]
 )
-def test_a_phone_screen_has_no_horizontal_scroll(browser, live_server_url, dailies, path):
+def test_a_phone_screen_has_no_horizontal_scroll(
+    browser, live_server_url, dailies, path, screenshot
+):
     context = browser.new_context(
         viewport={"width": 375, "height": 740}, device_scale_factor=2, is_mobile=True
     )
@@ -187,9 +189,9 @@ def test_a_phone_screen_has_no_horizontal_scroll(browser, live_server_url, daili
         )
         assert overflow <= 0, f"{path} scrolls sideways by {overflow}px at 375px"
         if path == "/":
-            page.screenshot(path=str(_screens() / "home-375.png"), full_page=True)
+            screenshot(page, "home-375.png")
         if path == "/rules/munger/":
-            page.screenshot(path=str(_screens() / "rules-munger-375.png"), full_page=True)
+            screenshot(page, "rules-munger-375.png")
     finally:
         context.close()
 
@@ -231,11 +233,6 @@ def test_me_page_draws_the_charts_with_their_tables(
     page.get_by_role("button", name="Save").click()
     expect(page.locator(".lead")).to_contain_text("Chart Master")
     screenshot(page, "me.png")
-
-
-def _screens() -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
 
 
 BOARD = {
@@ -306,11 +303,9 @@ def board_with_a_fake_socket(page: Any, live_server_url: str, today: str, heard=
 
     page.route_web_socket(re.compile(r".*/ws/daily/munger/.*"), fake_server)
     page.goto(f"{live_server_url}/board/munger/{today}/")
-    for _ in range(100):
-        if sockets:
-            return sockets[0]
-        page.wait_for_timeout(100)
-    raise AssertionError("the page did not open the daily's socket")
+    expect(page.locator("#live-state")).to_have_attribute("data-state", "open")
+    until(page, lambda: bool(sockets))
+    return sockets[0]
 
 
 def test_board_shows_shared_ranks_your_row_and_the_live_race(
@@ -369,7 +364,7 @@ def test_an_account_is_offered_and_keeps_the_guests_results(e2e_page, live_serve
     [("munger", 13, "en"), ("masterpiece", 11, "en"), ("munger", 13, "fr"), ("munger", 13, "ru")],
 )
 def test_rules_pages_number_every_rule_and_draw_the_layout(
-    browser, live_server_url, game, rules, language
+    browser, live_server_url, game, rules, language, screenshot
 ):
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, extra_http_headers={"Accept-Language": language}
@@ -382,7 +377,7 @@ def test_rules_pages_number_every_rule_and_draw_the_layout(
         expect(page.locator("#rule-8")).to_be_in_viewport()
         expect(page.locator("figure.diagram svg").first).to_be_visible()
         suffix = "" if language == "en" else f"-{language}"
-        page.screenshot(path=str(_screens() / f"rules-{game}{suffix}.png"), full_page=True)
+        screenshot(page, f"rules-{game}{suffix}.png")
     finally:
         context.close()
 
@@ -469,10 +464,14 @@ def test_a_missed_board_update_is_asked_for_again(e2e_page, live_server_url, dai
     expect(page.locator("#playing-now")).to_have_text("1")
     socket.send(event("update", 3, 3))  # version 2 never came
     socket.send(event("update", 4, 4))  # the same gap: not asked twice
-    page.wait_for_timeout(300)
+    socket.send(event("update", 5, 5))
 
+    def resyncs() -> list[dict]:
+        return [m for m in asked if m.get("type") == "resync"]
+
+    until(page, lambda: len(resyncs()) >= 1)
     expect(page.locator("#playing-now")).to_have_text("1")
-    assert [m for m in asked if m.get("type") == "resync"] == [{"type": "resync", "version": 1}]
-    for version in (2, 3, 4):  # the server's answer: what came after version 1, in order
+    for version in (2, 3, 4, 5):  # the server's answer: what came after version 1, in order
         socket.send(event("update", version, version))
-    expect(page.locator("#playing-now")).to_have_text("4")
+    expect(page.locator("#playing-now")).to_have_text("5")
+    assert resyncs() == [{"type": "resync", "version": 1}]

@@ -6,9 +6,9 @@ rank, the par, a share text without cards, the day's histogram with the player's
 the fair-play review says, and for a day that is over the solver's line, step by step.
 
 They use the live server and the browser of tests/e2e/conftest.py (uvicorn, so moves go over
-the play socket; Debian's Chromium) and save screenshots of the play pages to docs/screenshots/.
-Each test's page is a new browser context, so a new guest with an attempt of its own at
-today's dailies.
+the play socket; Debian's Chromium), and take the play pages' screenshots when asked (the
+`screenshot` fixture). Each test's page is a new browser context, so a new guest with an
+attempt of its own at today's dailies.
 """
 
 from __future__ import annotations
@@ -17,20 +17,21 @@ import contextlib
 import json
 import random
 import re
-from pathlib import Path
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
 
 from games.engine.registry import game_class
 from games.engine.replay import replay
+from tests.e2e.browser import settle
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 sync_api = pytest.importorskip("playwright.sync_api")
 expect = sync_api.expect
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 
 CERTIFICATE = """
@@ -269,9 +270,11 @@ def foundation_suits(state: dict[str, Any]) -> list[str]:
     return [f["suit"] for f in state["view"]["foundations"]]
 
 
-def play_to_win(page, base_url: str, game: str, certificate: list[str], *, shot: str) -> None:
+def play_to_win(
+    page, base_url: str, game: str, certificate: list[str], *, shot: Callable[[], Any]
+) -> None:
     """Plays the certificate by clicks, with one drag, a few keyboard moves, a reload halfway
-    and the Finish button when the server offers it."""
+    and the Finish button when the server offers it; `shot()` a third of the way."""
     drag_at = next(i for i, token in enumerate(certificate) if not token.startswith("S>"))
     keyboard_at = set(range(drag_at + 2, drag_at + 6))
     double_at = next(
@@ -314,9 +317,7 @@ def play_to_win(page, base_url: str, game: str, certificate: list[str], *, shot:
         seq += 1
         wait_seq(page, seq)
         if index == shot_at:
-            page.wait_for_timeout(400)  # the cards' slide
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOTS / f"play-{shot}.png"), full_page=True)
+            shot()
     expect(page.locator("#board")).to_have_attribute("data-status", "won")
 
 
@@ -402,7 +403,7 @@ def hidden_cards(game: str, deal: str, moves: list[str]) -> set[str]:
 
 
 def test_munger_daily_played_to_a_win_shows_no_face_down_card(
-    dailies, certificates, e2e_page, play_page, live_server_url, server_python
+    dailies, certificates, e2e_page, play_page, live_server_url, server_python, screenshot
 ):
     deal_string = dailies["munger"]["deal"]
     received: list[str] = []  # every API answer and every socket message, as text
@@ -429,12 +430,11 @@ def test_munger_daily_played_to_a_win_shows_no_face_down_card(
     expect(page.locator('[data-pile="S"] .badge')).to_have_text("17")
     expect(page.locator('[data-pile="R"] [data-card]')).to_have_count(7)
 
-    play_to_win(page, live_server_url, "munger", certificates["munger"], shot="munger")
-    page.wait_for_timeout(400)
+    shot = partial(screenshot, page, "play-munger.png")
+    play_to_win(page, live_server_url, "munger", certificates["munger"], shot=shot)
     check_end(page, "Munger")
     check_rank_and_histogram(page, live_server_url, server_python)
-    page.wait_for_timeout(400)
-    page.screenshot(path=str(SCREENSHOTS / "end-munger.png"), full_page=True)
+    screenshot(page, "end-munger.png")
 
     attempt = server_python(ATTEMPT % int(page.locator("#board").get_attribute("data-attempt")))
     assert attempt["status"] == "won"
@@ -455,20 +455,19 @@ def test_munger_daily_played_to_a_win_shows_no_face_down_card(
     assert checked >= len(certificates["munger"]) // 2  # the finish plays many moves at once
 
 
-def test_masterpiece_daily_played_to_a_win(certificates, play_page, live_server_url, server_python):
+def test_masterpiece_daily_played_to_a_win(
+    certificates, play_page, live_server_url, server_python, screenshot
+):
     page = play_page("masterpiece")
     expect(page.locator('[data-pile="F"] [data-card]')).to_have_count(4)
     for row in ("M1", "M8", "A1", "A2"):
         assert page.locator(f'[data-pile="{row}"] [data-card]').count() in (4, 5)
-    play_to_win(
-        page, live_server_url, "masterpiece", certificates["masterpiece"], shot="masterpiece"
-    )
+    shot = partial(screenshot, page, "play-masterpiece.png")
+    play_to_win(page, live_server_url, "masterpiece", certificates["masterpiece"], shot=shot)
     expect(page.locator(".direction")).to_have_attribute("data-direction", re.compile("up|down"))
-    page.wait_for_timeout(400)
     check_end(page, "Masterpiece")
     check_rank_and_histogram(page, live_server_url, server_python)
-    page.wait_for_timeout(400)
-    page.screenshot(path=str(SCREENSHOTS / "end-masterpiece.png"), full_page=True)
+    screenshot(page, "end-masterpiece.png")
     check_review_shown(page, live_server_url, server_python)
 
 
@@ -500,12 +499,12 @@ def test_an_illegal_drop_springs_back_with_the_servers_reason(play_page, live_se
     reason = answer.json()["detail"]
     expect(page.get_by_test_id("status")).to_have_text(reason)
     assert board_seq(page) == 0
-    page.wait_for_timeout(400)  # the spring-back transition
+    settle(page)  # the spring-back slide
     after = source.bounding_box()
     assert abs(after["x"] - before["x"]) < 1 and abs(after["y"] - before["y"]) < 1
 
 
-def test_a_phone_sized_screen_plays_a_move(certificates, play_page, live_server_url):
+def test_a_phone_sized_screen_plays_a_move(certificates, play_page, live_server_url, screenshot):
     page = play_page("masterpiece")
     page.set_viewport_size({"width": 375, "height": 740})
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
@@ -529,9 +528,7 @@ def test_a_phone_sized_screen_plays_a_move(certificates, play_page, live_server_
     wait_seq(page, 1)
     # The clock runs from the first move.
     timer = page.get_by_test_id("timer")
-    first = timer.inner_text()
-    page.wait_for_timeout(2100)
-    assert timer.inner_text() != first
+    expect(timer).not_to_have_text(timer.inner_text(), timeout=5000)
     # No slides for people who ask for less motion.
     page.emulate_media(reduced_motion="reduce")
     duration = page.locator(".card").first.evaluate("e => getComputedStyle(e).transitionDuration")
@@ -551,8 +548,7 @@ def test_a_phone_sized_screen_plays_a_move(certificates, play_page, live_server_
     wait_seq(page, 1)
     expect(page.get_by_test_id("four-colour")).to_be_checked()
     page.get_by_test_id("four-colour").uncheck()
-    page.wait_for_timeout(400)
-    page.screenshot(path=str(SCREENSHOTS / "play-masterpiece-phone.png"), full_page=True)
+    screenshot(page, "play-masterpiece-phone.png")
 
 
 def test_a_past_day_is_practice_played_by_touch(
@@ -592,7 +588,7 @@ def test_a_past_day_is_practice_played_by_touch(
 
 
 def test_a_past_daily_won_as_practice_replays_the_solvers_line(
-    make_dailies, play_page, live_server_url, server_python
+    make_dailies, play_page, live_server_url, server_python, screenshot
 ):
     day = make_dailies(back=1)["date"]
     certificate = server_python(CERTIFICATE_ON % ("munger", day))
@@ -637,7 +633,7 @@ def test_a_past_daily_won_as_practice_replays_the_solvers_line(
     page.get_by_test_id("solution-previous").click()
     expect(table).to_have_attribute("data-step", str(len(certificate) - 1))
     solution.scroll_into_view_if_needed()
-    page.screenshot(path=str(SCREENSHOTS / "end-practice-munger.png"), full_page=True)
+    screenshot(page, "end-practice-munger.png")
     problems = serious_violations(page)
     assert not problems, "\n".join(problems)
 
@@ -839,7 +835,7 @@ def blocking_line(game: str, deal: str) -> list[str]:
     pytest.skip(f"no blocked position found in this {game} deal")
 
 
-def test_a_blocked_game_offers_undo_or_resign(dailies, play_page, live_server_url):
+def test_a_blocked_game_offers_undo_or_resign(dailies, play_page, live_server_url, screenshot):
     line = blocking_line("masterpiece", dailies["masterpiece"]["deal"])
     page = play_page("masterpiece")
     attempt = page.locator("#board").get_attribute("data-attempt")
@@ -854,7 +850,7 @@ def test_a_blocked_game_offers_undo_or_resign(dailies, play_page, live_server_ur
     expect(blocked).to_be_visible()
     expect(blocked).to_contain_text("No card move left: undo or resign")
     expect(page.locator("#board")).to_have_attribute("data-status", "playing")
-    page.screenshot(path=str(SCREENSHOTS / "play-masterpiece-blocked.png"))
+    screenshot(page, "play-masterpiece-blocked.png", full_page=False)
     blocked.get_by_role("button", name="Undo (counts as a move)").click()
     wait_seq(page, len(line) + 1)
     expect(blocked).to_be_hidden()
