@@ -33,13 +33,6 @@ from leaderboards import selectors as board_selectors
 from leaderboards import streaks
 
 
-def _parse_date(text: str) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(text) if len(text) == 10 else None
-    except ValueError:
-        return None
-
-
 def not_found(request: HttpRequest, message: str) -> HttpResponse:
     """The site's 404 page, with a sentence saying what was not found."""
     return render(request, "frontend/404.html", {"message": message}, status=404)
@@ -158,7 +151,7 @@ def play_today(request: HttpRequest, game: str) -> HttpResponse:
 @require_safe
 @localized
 def play_day(request: HttpRequest, game: str, date: str) -> HttpResponse:
-    day = _parse_date(date)
+    day = clock.date_from_text(date)
     if day is None:
         return not_found(request, _("That is not a date (use YYYY-MM-DD)."))
     return _render_play(request, game, day)
@@ -169,7 +162,7 @@ def solution(request: HttpRequest, game: str, date: str) -> HttpResponse:
     """The solver's line of a past daily, step by step, as JSON for the play page's replay
     (`games.selectors.daily_solution`). Today's and future days are 404: the line is never
     shown while its day runs. A past day's line never changes, so browsers may keep it."""
-    day = _parse_date(date)
+    day = clock.date_from_text(date)
     daily = (
         DailyChallenge.objects.select_related("deal")
         .filter(game=game, date=day, published=True)
@@ -203,7 +196,7 @@ def _day_with_daily(game: str, day: dt.date) -> dt.date | None:
 @localized
 def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
     page = GAME_PAGES.get(game)
-    day = _parse_date(date)
+    day = clock.date_from_text(date)
     if page is None:
         return not_found(request, _("There is no game called “%(game)s”.") % {"game": game[:40]})
     if day is None:
