@@ -138,10 +138,7 @@ class ApiView(identity.PlayerCookieMixin, APIView):
 
 
 def _your_attempt(daily: DailyChallenge, player: Player | None) -> dict[str, Any] | None:
-    if player is None:
-        return None
-    mine = selectors.player_attempts(player=player).filter(daily=daily)
-    attempt = mine.filter(ranked=True).first() or mine.first()
+    attempt = selectors.attempt_at_daily(daily=daily, player=player)
     if attempt is None:
         return None
     return {"id": attempt.pk, "status": attempt.status, "ranked": attempt.ranked}
