@@ -15,8 +15,9 @@ from rest_framework.response import Response
 from games import names
 from games import selectors as games_selectors
 from games.api import identity
+from games.api.openapi import DATE, E404_DAILY, GAME
 from games.api.serializers import ErrorSerializer, parse_date
-from games.api.views import DATE, E404_DAILY, GAME, ApiView
+from games.api.views import ApiView
 from games.errors import Malformed, NotFound
 from games.models import GameName, Player
 from leaderboards import selectors
