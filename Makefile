@@ -48,7 +48,7 @@ run: setup
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py schedule_dailies --days 2 --candidates 4
-	$(PY) -m uvicorn config.server:application --host $(HOST) --port $(PORT)
+	$(PY) -m config.serving --host $(HOST) --port $(PORT)
 
 # Every test. Extra pytest arguments go in PYTEST_ARGS, e.g. make test PYTEST_ARGS="-k rules -x".
 test: setup-dev test-js

@@ -97,7 +97,6 @@ class Servers:
         self.faketime = faketime
         self.pool_size = pool_size
         self.quiet = quiet
-        self.app = "config.server:application"
         self.tmp = tempfile.TemporaryDirectory(prefix="patience-bench-")
         self.procs: list[subprocess.Popen[bytes]] = []
         self.logs: list[Path] = []
@@ -190,7 +189,7 @@ class Servers:
                 raise RuntimeError(f"port {port} is in use: stop what listens there first")
             log = Path(self.tmp.name) / f"server-{i}.log"
             self.logs.append(log)
-            cmd = [PYTHON, "-m", "uvicorn", self.app]
+            cmd = [PYTHON, "-m", "config.serving"]
             cmd += ["--host", "127.0.0.1", "--port", port, "--log-level", "warning"]
             with open(log, "wb") as out:
                 self.procs.append(

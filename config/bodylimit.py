@@ -1,13 +1,20 @@
-"""Refuse oversized request bodies before Django reads them (pure ASGI middleware).
+"""Every request body read whole, small and in time, before Django (pure ASGI middleware).
 
 Under ASGI, Django reads a request's whole body into a spooled temporary file before any
-middleware or view runs, so a view's own size check comes after the disk has filled. This
-wrapper (config/asgi.py) answers 413 first:
+middleware or view runs, so a view's own size check comes after the disk has filled; and it
+reads it inside the request's slot (config/concurrency.py), so a client that sends its body one
+byte at a time held a slot as long as it liked: twenty such clients held every slot of a
+process. This wrapper (config/asgi.py) reads the body first, outside any slot:
 
-- a declared Content-Length above the limit: at once, without reading any of the body;
-- a body without Content-Length (chunked): it counts the bytes as they arrive, holding at most
-  the limit in memory, and answers 413 as soon as the count passes the limit. A body within the
-  limit is handed on to Django unchanged.
+- a declared Content-Length above the limit: 413 at once, without reading any of the body;
+- otherwise it reads the body as it arrives (chunked or not), holding at most the limit in
+  memory, and answers 413 as soon as the count passes the limit;
+- the whole body must arrive within `REQUEST_BODY_SECONDS` (a setting, 10 s) of the request's
+  start: else 408, and the connection is closed.
+
+A body within the limit and on time is handed on to Django unchanged. A slow client then costs
+its connection only; the reverse proxy in front bounds connections and slow headers
+(docs/deployment.md).
 
 The limits, in bytes, by path: `API_MAX_BODY_BYTES` for /api/ (16 KiB), `ADMIN_MAX_BODY_BYTES`
 for /admin/ (1 MiB), `MAX_BODY_BYTES` for everything else (64 KiB), all in config/settings.py.
@@ -15,6 +22,7 @@ for /admin/ (1 MiB), `MAX_BODY_BYTES` for everything else (64 KiB), all in confi
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
@@ -47,20 +55,18 @@ def _content_length(scope: Scope) -> int | None:
     return None
 
 
-async def _too_large(scope: Scope, send: Send, limit: int) -> None:
-    path = scope.get("path", "")
-    if path.startswith("/api/"):
-        body = json.dumps(
-            {"code": "too_large", "detail": f"A request body has at most {limit} bytes."}
-        ).encode()
-        content_type = b"application/json"
-    else:
-        body = f"Request body too large: at most {limit} bytes.\n".encode()
-        content_type = b"text/plain; charset=utf-8"
+def _answer(scope: Scope, code: str, detail: str) -> tuple[bytes, bytes]:
+    if scope.get("path", "").startswith("/api/"):
+        return json.dumps({"code": code, "detail": detail}).encode(), b"application/json"
+    return f"{detail}\n".encode(), b"text/plain; charset=utf-8"
+
+
+async def _refuse(scope: Scope, send: Send, status: int, code: str, detail: str) -> None:
+    body, content_type = _answer(scope, code, detail)
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", content_type),
                 (b"content-length", str(len(body)).encode()),
@@ -70,6 +76,27 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+async def _too_large(scope: Scope, send: Send, limit: int) -> None:
+    await _refuse(scope, send, 413, "too_large", f"A request body has at most {limit} bytes.")
+
+
+def body_seconds() -> float:
+    """Seconds a request's whole body may take to arrive, from the settings."""
+    from django.conf import settings
+
+    return float(getattr(settings, "REQUEST_BODY_SECONDS", 10.0))
+
+
+async def _too_slow(scope: Scope, send: Send, seconds: float) -> None:
+    await _refuse(
+        scope,
+        send,
+        408,
+        "request_timeout",
+        f"The request body did not arrive within {seconds:g} seconds.",
+    )
 
 
 class BodySizeLimitMiddleware:
@@ -82,29 +109,30 @@ class BodySizeLimitMiddleware:
             return
         limit = body_limit(scope.get("path", ""))
         declared = _content_length(scope)
-        if declared is not None:
-            if declared > limit:
-                await _too_large(scope, send, limit)
-                return
-            # The server delivers no more than the declared length.
-            await self.app(scope, receive, send)
+        if declared is not None and declared > limit:
+            await _too_large(scope, send, limit)
             return
 
-        # No declared length: read up to the limit here, then replay it to the app.
         received: list[Message] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # http.disconnect: the client went away
-                received.append(message)
-                break
-            size += len(message.get("body", b""))
-            if size > limit:
-                await _too_large(scope, send, limit)
-                return
-            received.append(message)
-            if not message.get("more_body", False):
-                break
+        seconds = body_seconds()
+        try:
+            async with asyncio.timeout(seconds):
+                size = 0
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":  # http.disconnect: the client left
+                        received.append(message)
+                        break
+                    size += len(message.get("body", b""))
+                    if size > limit:
+                        await _too_large(scope, send, limit)
+                        return
+                    received.append(message)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await _too_slow(scope, send, seconds)
+            return
 
         async def replay() -> Message:
             if received:

@@ -19,6 +19,8 @@ local-memory cache and Celery in eager mode.
     DATABASE_POOL_SIZE    most PostgreSQL connections per process (default 20)
     HTTP_CONCURRENCY      HTTP requests inside Django at once per process; the others wait
                           their turn (default: DATABASE_POOL_SIZE)
+    REQUEST_BODY_SECONDS  seconds a request's whole body may take to arrive; later is 408
+                          (default 10)
     SQLITE_PATH           the SQLite file without DATABASE_URL (default db.sqlite3 at the root)
     REDIS_URL             e.g. redis://127.0.0.1:6379/0: channel layer, cache (throttles),
                           Celery (default none: in-memory layer, local-memory cache, eager Celery)
@@ -369,7 +371,10 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
 WHITENOISE_AUTOREFRESH = DEBUG and not STATIC_MANIFEST
 
-# --- Request bodies (refused before they are read: config/bodylimit.py) ---------------------------
+# --- Request bodies (read whole before Django, or refused: config/bodylimit.py) -------------------
+
+# Seconds a request's whole body may take to arrive; later is 408 request_timeout.
+REQUEST_BODY_SECONDS = float(os.environ.get("REQUEST_BODY_SECONDS", "") or 10)
 
 # The largest request body the API reads (bytes); larger is 413 too_large.
 API_MAX_BODY_BYTES = 16 * 1024

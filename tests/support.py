@@ -5,7 +5,7 @@ environment, find a free port, wait, stop a process, and start a server or a Cel
   subprocess gets only the settings a test gives it.
 - `free_port`, `wait_for_port`, `wait_until`, `stop`: the plumbing.
 - `database_url`: the test database pytest-django made, as a `DATABASE_URL` for a subprocess.
-- `Server`: `uvicorn config.server:application` on a free port of 127.0.0.1 (`server_env`:
+- `Server`: `python -m config.serving` (uvicorn) on a free port of 127.0.0.1 (`server_env`:
   production settings on the database and Redis it is given, throttles raised); it can be
   killed (SIGKILL) and started again on the same port. `Client`: HTTP to it with the player
   cookie, as a script would (urllib, no Origin header).
@@ -50,6 +50,8 @@ SETTINGS_VARIABLES = (
     "CSRF_TRUSTED_ORIGINS",
     "DATABASE_URL",
     "DATABASE_POOL_SIZE",
+    "HTTP_CONCURRENCY",
+    "REQUEST_BODY_SECONDS",
     "SQLITE_PATH",
     "REDIS_URL",
     "REDIS_KEY_PREFIX",
@@ -207,7 +209,7 @@ class Server:
         """Start it and wait until `/healthz/` answers (a 503, degraded, answers too)."""
         with self.log_path.open("ab") as out:
             self.process = subprocess.Popen(
-                [PYTHON, "-m", "uvicorn", "config.server:application"]
+                [PYTHON, "-m", "config.serving"]
                 + ["--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning"],
                 cwd=ROOT,
                 env=self.env,

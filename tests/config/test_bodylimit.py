@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -134,3 +135,45 @@ async def test_websockets_pass_through():
     await BodySizeLimitMiddleware(app)({"type": "websocket", "path": "/ws/"}, None, None)
 
     assert seen == ["websocket"]
+
+
+class Trickle(Client):
+    """A body of `chunks` single bytes, one every `pause` seconds."""
+
+    def __init__(self, chunks: int, pause: float) -> None:
+        super().__init__(chunks=chunks, chunk=b"x")
+        self.pause = pause
+
+    async def receive(self) -> dict:
+        await asyncio.sleep(self.pause)
+        return await super().receive()
+
+
+async def test_a_body_that_does_not_arrive_in_time_is_refused_before_the_app(settings):
+    settings.REQUEST_BODY_SECONDS = 0.3
+    app, client = Recorder(), Trickle(chunks=100, pause=0.05)
+
+    await BodySizeLimitMiddleware(app)(
+        http_scope("/api/practice/", 100), client.receive, client.send
+    )
+
+    assert client.status == 408
+    assert json.loads(client.body)["code"] == "request_timeout"
+    assert (b"connection", b"close") in client.sent[0]["headers"]
+    assert not app.called
+
+
+async def test_a_declared_body_is_read_whole_before_the_app_sees_the_request(settings):
+    """The app (and the request slot it takes) meets a body only once it has all arrived."""
+    settings.REQUEST_BODY_SECONDS = 5
+    client = Trickle(chunks=5, pause=0.02)
+    seen_when_called = []
+
+    async def app(scope, receive, send):
+        seen_when_called.append(client.received)
+        await Recorder()(scope, receive, send)
+
+    await BodySizeLimitMiddleware(app)(http_scope("/api/practice/", 5), client.receive, client.send)
+
+    assert seen_when_called == [5]
+    assert client.status == 200

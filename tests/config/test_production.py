@@ -58,7 +58,7 @@ def test_the_site_serves_pages_admin_api_and_hashed_static_files_with_debug_off(
     port = free_port()
     log = (tmp_path / "server.log").open("w+")
     server = subprocess.Popen(
-        [PYTHON, "-m", "uvicorn", "config.server:application", "--port", str(port)],
+        [PYTHON, "-m", "config.serving", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -81,7 +81,7 @@ def test_twenty_guests_start_and_play_at_once_on_sqlite(tmp_path):
     port = free_port()
     log = (tmp_path / "server.log").open("w+")
     server = subprocess.Popen(
-        [PYTHON, "-m", "uvicorn", "config.server:application", "--port", str(port)],
+        [PYTHON, "-m", "config.serving", "--port", str(port)],
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -432,7 +432,13 @@ def test_commands_name_modules_that_exist():
     module, _, attribute = web[1].partition(":")
     assert (module, attribute) == ("config.server", "application")
     assert re.search(r"^application\s*=", (REPO / "config/asgi.py").read_text(), re.M)
-    assert option(web, "-k") == "uvicorn_worker.UvicornWorker"
+    assert option(web, "-k") == "config.serving.Worker"
+    from uvicorn_worker import UvicornWorker
+
+    from config.serving import SERVER_OPTIONS, Worker
+
+    assert issubclass(Worker, UvicornWorker)
+    assert SERVER_OPTIONS.items() <= Worker.CONFIG_KWARGS.items()
     assert "uvicorn-worker" in pins
     assert "uvicorn" in pins
 

@@ -1,7 +1,7 @@
 """Browser tests: a real server in a subprocess, and Debian's Chromium driven by Playwright.
 
 The live server
-    `live_server_url` (session) starts `uvicorn config.server:application` on a free port of
+    `live_server_url` (session) starts `python -m config.serving` (uvicorn) on a free port of
     127.0.0.1, the way production serves the app (HTTP and WebSockets, ASGI), with production
     settings: DEBUG=false, HTTPS=false (plain HTTP on loopback), ALLOWED_HOSTS=127.0.0.1,localhost,
     a strong random SECRET_KEY made for this run, STATIC_MANIFEST=false (static files straight
@@ -196,8 +196,7 @@ def e2e_server() -> Iterator[LiveServer]:
             [
                 sys.executable,
                 "-m",
-                "uvicorn",
-                "config.server:application",
+                "config.serving",
                 "--host",
                 "127.0.0.1",
                 "--port",

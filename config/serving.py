@@ -1,0 +1,72 @@
+"""How a web server process serves the application: the one home of the server's settings.
+
+- `python -m config.serving --host H --port P`: one uvicorn process (`make run`, the tests'
+  and the benchmarks' servers);
+- `gunicorn config.server:application -k config.serving.Worker`: gunicorn managing uvicorn
+  workers (the image), with the same settings.
+
+The settings, `SERVER_OPTIONS`, each bound a cost a stranger could otherwise set:
+
+- WebSocket messages of at most `WS_MAX_BYTES` (a client's messages are JSON of at most 4 KiB,
+  realtime/sockets.py): a larger one closes the connection (1009) before it is read whole;
+- no per-message compression: a compressed frame of a few kilobytes could decompress to the
+  old 16 MiB limit at the server's expense, and the project's messages are small (the CPU of
+  compressing each event for each watcher costs more than the bytes it saves);
+- a request's headers in at most `MAX_HEADER_BYTES`; an idle kept-alive connection closed
+  after 5 s; at a graceful stop, open connections (WebSockets included) are closed after
+  `GRACEFUL_SECONDS`. A request body must arrive within its own deadline
+  (config/bodylimit.py); connections and slow headers are bounded by the reverse proxy in
+  front (docs/deployment.md).
+
+This module imports no part of the application: gunicorn's master loads it to find the worker
+class, and only the workers load the application (config/server.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from uvicorn_worker import UvicornWorker
+
+WS_MAX_BYTES = 16 * 1024
+MAX_HEADER_BYTES = 16 * 1024
+GRACEFUL_SECONDS = 20
+
+SERVER_OPTIONS: dict[str, Any] = {
+    "ws_max_size": WS_MAX_BYTES,
+    "ws_per_message_deflate": False,
+    "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+    "timeout_keep_alive": 5,
+    "timeout_graceful_shutdown": GRACEFUL_SECONDS,
+    "lifespan": "on",
+}
+
+APPLICATION = "config.server:application"
+
+
+class Worker(UvicornWorker):
+    """gunicorn's uvicorn worker with `SERVER_OPTIONS`."""
+
+    CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, **SERVER_OPTIONS}
+
+
+def main(argv: list[str] | None = None) -> None:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description="Serve Patience Daily (HTTP and WebSocket).")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--log-level", default="info")
+    options = parser.parse_args(argv)
+    uvicorn.run(
+        APPLICATION,
+        host=options.host,
+        port=options.port,
+        log_level=options.log_level,
+        **SERVER_OPTIONS,
+    )
+
+
+if __name__ == "__main__":
+    main()
