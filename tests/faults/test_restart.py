@@ -8,6 +8,7 @@ the game and the result verifies.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from websockets.sync.client import connect
@@ -28,8 +29,14 @@ def play_socket(server: Server, attempt_id: int, token: str):
 
 
 def send_move(ws, seq: int, token: str) -> dict:
-    ws.send(json.dumps({"type": "move", "seq": seq, "move": token}))
-    answer = json.loads(ws.recv(timeout=10))
+    """One move, sent again after the wait the server names when the socket's message budget
+    is spent (a whole game in a few seconds passes it), as the page does."""
+    while True:
+        ws.send(json.dumps({"type": "move", "seq": seq, "move": token}))
+        answer = json.loads(ws.recv(timeout=10))
+        if answer.get("code") != "rate_limited":
+            break
+        time.sleep(answer["retry_after"])
     assert answer["type"] == "state", answer
     return answer["state"]
 
