@@ -211,7 +211,7 @@ def test_compose_file_validates_against_the_compose_spec():
 def test_compose_file_has_no_version_key_and_the_expected_services():
     document = compose()
     assert "version" not in document, "the compose spec has no version: key"
-    assert set(document["services"]) == {"db", "redis", *APP_SERVICES}
+    assert set(document["services"]) == {"db", "redis", "edge", *APP_SERVICES}
 
 
 # --- docker-compose.yml: services -----------------------------------------------------------------
@@ -307,16 +307,22 @@ def test_web_can_be_scaled():
     for name, service in services().items():
         assert "container_name" not in service, f"{name}: a fixed name cannot be scaled"
     web = services()["web"]
-    for port in web.get("ports", []):
-        spec = port if isinstance(port, str) else f"{port.get('published')}:{port['target']}"
-        parts = with_defaults(spec).split(":")
-        assert parts[-1] == "8000", spec
-        if len(parts) > 1:
-            first, _, last = parts[-2].partition("-")
-            assert first.isdigit() and last.isdigit(), f"{spec}: scaling needs a host port range"
-            assert int(last) > int(first), spec
-        if len(parts) > 2:
-            assert parts[0] == "127.0.0.1", f"{spec}: only this machine by default (the proxy)"
+    assert "ports" not in web, "the web containers are reached through the edge only"
+    assert [str(p) for p in web["expose"]] == ["8000"]
+
+
+def test_only_the_edge_is_published_and_it_proxies_to_web():
+    published = {name for name, service in services().items() if service.get("ports")}
+    assert published == {"edge"}
+    edge = services()["edge"]
+    assert edge["image"].startswith("nginx:")
+    assert {with_defaults(p).split(":")[-1] for p in edge["ports"]} == {"80", "443"}
+    template = REPO / "deploy/nginx/patience.conf.template"
+    mounts = [as_argv(volume)[0] for volume in edge["volumes"]]
+    assert f"./{template.relative_to(REPO)}:/etc/nginx/templates/default.conf.template:ro" in mounts
+    assert "server web:8000;" in template.read_text()
+    # The app trusts exactly the one proxy in front of it (the edge) by default.
+    assert re.search(r"^NUM_PROXIES=1$", (REPO / ".env.example").read_text(), re.M)
 
 
 # --- docker-compose.yml: Celery -------------------------------------------------------------------
