@@ -138,6 +138,10 @@ def test_through_the_edge_http_is_redirected_and_https_serves_pages_api_and_sock
     redirect = conn.getresponse()
     assert redirect.status == 301
     assert redirect.getheader("Location") == f"{front.origin}/api/dailies/"
+    # The container's health check: plain HTTP from inside, through to a web process.
+    conn = http.client.HTTPConnection("127.0.0.1", front.http_port, timeout=10)
+    conn.request("GET", "/healthz/")
+    assert conn.getresponse().status == 200
 
     status, headers, body = front.https("GET", "/api/dailies/")
     assert status == 200 and json.loads(body)
