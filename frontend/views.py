@@ -160,8 +160,10 @@ def play_day(request: HttpRequest, game: str, date: str) -> HttpResponse:
 @require_safe
 def solution(request: HttpRequest, game: str, date: str) -> HttpResponse:
     """The solver's line of a past daily, step by step, as JSON for the play page's replay
-    (`games.selectors.daily_solution`). Today's and future days are 404: the line is never
-    shown while its day runs. A past day's line never changes, so browsers may keep it."""
+    (`games.selectors.daily_solution`). Today's and future days are 404, and so is yesterday's
+    until its ranked play has ended (`DailyChallenge.ranked_until`): the line is never shown
+    while a ranked attempt of its daily may still move. A past day's line never changes, so
+    browsers may keep it."""
     day = clock.date_from_text(date)
     daily = (
         DailyChallenge.objects.select_related("deal")
@@ -170,7 +172,8 @@ def solution(request: HttpRequest, game: str, date: str) -> HttpResponse:
         if game in GAME_PAGES and day is not None and day < clock.today()
         else None
     )
-    if daily is None or not daily.deal.certificate:
+    # Not while a ranked attempt of the day may still move (the grace after midnight).
+    if daily is None or daily.ranked_play_open() or not daily.deal.certificate:
         return JsonResponse(
             {"code": "not_found", "detail": "No solver's line for that day (yet)."}, status=404
         )

@@ -193,6 +193,22 @@ class DailyChallenge(models.Model):
         over, so it never guides a ranked game in progress."""
         return finished or self.date < clock.today()
 
+    @property
+    def ranked_until(self) -> dt.datetime:
+        """When ranked play of this daily ends: the end of its UTC day, plus `RANKED_GRACE`
+        for a game still being played at midnight. After it, no ranked attempt of the daily
+        moves, and what gives its line away may be shown (the solver's line, hints)."""
+        end_of_day = dt.datetime.combine(self.date + dt.timedelta(days=1), dt.time(), dt.UTC)
+        return end_of_day + RANKED_GRACE
+
+    def ranked_play_open(self, now: dt.datetime | None = None) -> bool:
+        """Whether a ranked attempt of this daily may still move (`ranked_until`)."""
+        return (now or clock.now()) < self.ranked_until
+
+
+#: How long after the end of its day (00:00 UTC) a daily's ranked attempts may still move:
+#: a game begun at 23:50 may end a few minutes into the next day, never later.
+RANKED_GRACE = dt.timedelta(minutes=5)
 
 DISPLAY_NAME_MIN, DISPLAY_NAME_MAX = 2, 24
 display_name_validator = RegexValidator(
@@ -348,6 +364,15 @@ class Attempt(models.Model):
         blank=True,
         help_text="The fair-play checks the result tripped: [{rule, detail}] (games/fairplay.py).",
     )
+    continued_from = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="continuations",
+        help_text="The ranked attempt whose day ended while it was played, that this practice "
+        "goes on from (its moves copied).",
+    )
 
     objects = AttemptQuerySet.as_manager()
 
@@ -398,6 +423,14 @@ class Attempt(models.Model):
             return 0.0
         end = self.finished_at or now or clock.now()
         return round(max(0.0, (end - self.first_move_at).total_seconds()), 3)
+
+    def day_over(self, now: dt.datetime | None = None) -> bool:
+        """A ranked attempt still being played after its daily's ranked play ended: it moves
+        no more (its board row stays as it was); the player may go on from the same position
+        in practice (`services.attempt_continue_as_practice`)."""
+        if not self.ranked or self.is_finished or self.daily is None:
+            return False
+        return not self.daily.ranked_play_open(now)
 
     def board_seconds(self) -> float:
         """The time a board shows and ranks: `play_seconds` to the finish, or, while the

@@ -23,7 +23,9 @@ class AttemptState:
     allows without knowing any rule. `blocked` means no card move is left (only undo or
     resign); `finishable` that every card left can reach the foundations by foundation moves
     alone (`attempt_finish` plays them). `version` is the attempt's next seq: it grows with
-    every stored move, so a client that saw version v knows what it missed.
+    every stored move, so a client that saw version v knows what it missed. `day_over`: a
+    ranked attempt whose daily's ranked play ended while it was played (`Attempt.day_over`):
+    it takes no more moves (none are listed); the player may go on in practice.
     """
 
     attempt: Attempt
@@ -35,6 +37,7 @@ class AttemptState:
     finishable: bool
     revealed: list[str] = field(default_factory=list)
     replayed: bool = False
+    day_over: bool = False
     #: Renderings already made of this state (games.api.serializers.render_state).
     rendered: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -61,8 +64,9 @@ def attempt_state(
 ) -> AttemptState:
     """The state of `attempt` at `game` (its current position when not given)."""
     game = game if game is not None else position(attempt)
-    carrying = game.legal_moves_carrying()
-    playing = not attempt.is_finished
+    day_over = attempt.day_over()
+    playing = not attempt.is_finished and not day_over
+    carrying = [] if day_over else game.legal_moves_carrying()
     return AttemptState(
         attempt=attempt,
         view=game.view(),
@@ -73,4 +77,5 @@ def attempt_state(
         finishable=playing and bool(carrying) and game.finishing_line() is not None,
         revealed=revealed or [],
         replayed=replayed,
+        day_over=day_over,
     )

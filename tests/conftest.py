@@ -24,6 +24,15 @@ from typing import Any
 
 import pytest
 from django.db import connections
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+
+# Property tests check what code does, never how fast: no per-example deadline and no "too slow"
+# health check, which a machine busy with other work (parallel workers, CI) would trip at random.
+hypothesis_settings.register_profile(
+    "project", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("project")
 
 POSTGRES_SKIP_REASON = "PostgreSQL not configured: set DATABASE_URL=postgres://..."
 REDIS_SKIP_REASON = "Redis not configured: set REDIS_URL=redis://..."

@@ -183,7 +183,9 @@ MOVE_POST = extend_schema(
             403: E403_ATTEMPT_CSRF,
             404: E404_ATTEMPT,
             409: "`wrong_seq` (not the next seq), `seq_taken` (another move was played at "
-            "that seq), `attempt_finished`, `history_full`; `expected_seq` says which is next.",
+            "that seq), `attempt_finished`, `history_full`, `day_over` (a ranked attempt whose "
+            "day ended; `continue_as_practice`: POST .../continue/); `expected_seq` says which "
+            "is next.",
             422: "`illegal_move`: the rules refuse it; `legal` lists the allowed moves.",
         },
         limited=True,
@@ -207,7 +209,8 @@ FINISH_POST = extend_schema(
             400: E400,
             403: "`not_your_attempt`, `bad_origin` or `csrf_failed`.",
             404: E404_ATTEMPT,
-            409: "`wrong_seq`, `attempt_finished`, `not_finishable`.",
+            409: "`wrong_seq`, `attempt_finished`, `not_finishable`, `day_over` (a ranked "
+            "attempt whose day ended: see `day_over` in the state).",
         },
         limited=True,
     ),
@@ -222,7 +225,28 @@ RESIGN_POST = extend_schema(
     request=None,
     responses=_responses(
         {200: AttemptStateSerializer},
-        {403: E403_ATTEMPT_CSRF, 404: E404_ATTEMPT, 409: "`attempt_finished`."},
+        {403: E403_ATTEMPT_CSRF, 404: E404_ATTEMPT, 409: "`attempt_finished`, `day_over`."},
+        limited=True,
+    ),
+)
+
+CONTINUE_POST = extend_schema(
+    operation_id="attempt_continue_as_practice",
+    tags=["play"],
+    summary="Go on in practice after the day ended",
+    description=(
+        "For a ranked attempt whose daily's day ended while it was played (`day_over` in its "
+        "state): a practice attempt of the same daily with the same moves, from which play "
+        "goes on (never ranked). The ranked attempt stays as it was on the board. Asking "
+        "again answers the same practice while it is unfinished. No body."
+    ),
+    parameters=[ATTEMPT_ID],
+    request=None,
+    responses=_responses(
+        _new_or_resumed(
+            AttemptStateSerializer, "The practice, from where the ranked game stood.", "It again."
+        ),
+        {403: E403_ATTEMPT_CSRF, 404: E404_ATTEMPT, 409: "`not_day_over`."},
         limited=True,
     ),
 )

@@ -274,6 +274,22 @@ class AttemptStateSerializer(serializers.Serializer):
     )
     review = serializers.SerializerMethodField(help_text=REVIEW_HELP)
     disqualified_reason = serializers.SerializerMethodField(help_text=DISQUALIFIED_HELP)
+    day_over = serializers.BooleanField(
+        help_text="A ranked attempt whose day ended while it was played: it takes no more "
+        "moves (none are listed) and its result stays as it was; POST .../continue/ goes on "
+        "from here in practice."
+    )
+    ranked_until = serializers.SerializerMethodField(
+        help_text="When ranked play of this attempt's daily ends (the end of its UTC day and a "
+        "short grace); null for practice."
+    )
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_ranked_until(self, state: AttemptState) -> str | None:
+        attempt = state.attempt
+        if not attempt.ranked or attempt.daily is None:
+            return None
+        return attempt.daily.ranked_until.isoformat().replace("+00:00", "Z")
 
     @extend_schema_field(serializers.DateField(allow_null=True))
     def get_date(self, state: AttemptState) -> str | None:

@@ -34,6 +34,11 @@ urlpatterns = [
     path("attempts/<id:attempt_id>/moves/", views.MoveView.as_view(), name="attempt-moves"),
     path("attempts/<id:attempt_id>/resign/", views.ResignView.as_view(), name="attempt-resign"),
     path("attempts/<id:attempt_id>/finish/", views.FinishView.as_view(), name="attempt-finish"),
+    path(
+        "attempts/<id:attempt_id>/continue/",
+        views.ContinueView.as_view(),
+        name="attempt-continue",
+    ),
     path("players/", views.PlayersView.as_view(), name="players"),
     path("players/me/", views.MeView.as_view(), name="me"),
     path("players/me/attempts/", views.MyAttemptsView.as_view(), name="my-attempts"),

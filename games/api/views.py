@@ -178,6 +178,20 @@ class ResignView(ApiView):
         return Response(render_state(state))
 
 
+class ContinueView(ApiView):
+    throttle_scope = "starts"
+
+    @openapi.CONTINUE_POST
+    def post(self, request: Request, attempt_id: int) -> Response:
+        practice, created = services.attempt_continue_as_practice(
+            attempt_id=attempt_id, player=identity.player_or_nobody(request)
+        )
+        return Response(
+            render_state(attempt_state(practice)),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
 # -- players ---------------------------------------------------------------------------------
 
 RECENT_ATTEMPTS = 5

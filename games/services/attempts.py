@@ -31,11 +31,18 @@ def _dealt_foundation_cards(game: str, deal_string: str) -> int:
 
 def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bool]:
     """Start, or resume, this player's attempt at a daily: ranked today, practice on a past
-    day; a future daily is not found. Returns (attempt, created)."""
+    day; a future daily is not found. A ranked attempt begun before midnight is resumed while
+    its ranked play lasts (`DailyChallenge.ranked_until`). Returns (attempt, created)."""
     today = clock.today()
     if daily.date > today or not daily.published:
         raise NotFound("There is no such daily yet.", code="daily_not_found")
     ranked = daily.date == today
+    if not ranked and daily.ranked_play_open():
+        begun = Attempt.objects.filter(
+            player=player, daily=daily, ranked=True, status=Attempt.Status.PLAYING
+        ).first()
+        if begun is not None:
+            return begun, False
     with transaction.atomic():
         found = (
             Attempt.objects.select_for_update()
@@ -103,6 +110,21 @@ def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
     return attempt
 
 
+def _check_ranked_open(attempt: Attempt) -> None:
+    """A ranked attempt moves no more once its daily's ranked play is over (`Attempt.day_over`):
+    nothing done after the day can improve a ranked result."""
+    if attempt.day_over():
+        assert attempt.daily is not None
+        until = attempt.daily.ranked_until.strftime("%H:%M UTC")
+        raise Conflict(
+            f"This daily's day is over (ranked play ended at {until}): your result stays as it "
+            "was. You can go on from here in practice.",
+            code="day_over",
+            expected_seq=attempt.next_seq,
+            continue_as_practice=True,
+        )
+
+
 def _check_move_input(seq: Any, move: Any) -> None:
     if not isinstance(move, str) or not MOVE_TOKEN_MIN <= len(move) <= MOVE_TOKEN_MAX:
         raise Malformed("A move is one token such as T3>T5, M1>F or U.", code="malformed_move")
@@ -147,6 +169,7 @@ def attempt_play(
                     expected_seq=attempt.next_seq,
                 )
             return _answer_again(attempt, seq)
+        _check_ranked_open(attempt)
         _check_next(attempt, seq)
         game = position(attempt)
         try:
@@ -238,6 +261,7 @@ def attempt_finish(
                 code="wrong_seq",
                 expected_seq=attempt.next_seq,
             )
+        _check_ranked_open(attempt)
         _check_next(attempt, seq)
         game = position(attempt)
         line = game.finishing_line()
@@ -283,6 +307,7 @@ def attempt_resign(*, attempt_id: int, player: Player, origin: str | None = None
                 code="attempt_finished",
                 expected_seq=attempt.next_seq,
             )
+        _check_ranked_open(attempt)
         attempt.status = Attempt.Status.RESIGNED
         attempt.finished_at = clock.now()
         _verify(attempt)
@@ -290,6 +315,49 @@ def attempt_resign(*, attempt_id: int, player: Player, origin: str | None = None
         attempt.store()
         _announce_end(attempt, attempt.standing(), origin)
         return attempt_state(attempt)
+
+
+def attempt_continue_as_practice(*, attempt_id: int, player: Player) -> tuple[Attempt, bool]:
+    """Go on in practice from where a ranked attempt stood when its day ended: a practice
+    attempt of the same daily with the same moves (verified by replaying them), resumed if
+    the player made it already. Only for a ranked attempt whose day is over while it was being
+    played (`Attempt.day_over`); the ranked attempt itself stays as it was. Returns (practice,
+    created)."""
+    with transaction.atomic():
+        ranked = _attempt_locked(attempt_id, player)
+        if not ranked.day_over():
+            raise Conflict(
+                "Only a ranked game whose day ended while it was played goes on in practice.",
+                code="not_day_over",
+            )
+        found = ranked.continuations.filter(status=Attempt.Status.PLAYING).first()
+        if found is not None:
+            return found, False
+        result = replay(ranked.game, ranked.deal_string, ranked.moves)
+        if not result.valid:  # stored histories are always valid
+            raise RuntimeError(f"attempt {ranked.pk} holds an invalid history: {result.error}")
+        now = clock.now()
+        practice = Attempt.objects.create(
+            player=player,
+            game=ranked.game,
+            daily=ranked.daily,
+            seed=ranked.seed,
+            deal_string=ranked.deal_string,
+            ranked=False,
+            moves=list(ranked.moves),
+            move_times=list(ranked.move_times),
+            next_seq=ranked.next_seq,
+            move_count=ranked.move_count,
+            foundation_cards=result.foundation_cards,
+            started_at=ranked.started_at,
+            first_move_at=ranked.first_move_at,
+            last_move_at=now,
+            continued_from=ranked,
+        )
+        signals.send_on_commit(
+            signals.attempt_started, attempt_id=practice.pk, daily_id=practice.daily_id
+        )
+    return practice, True
 
 
 def _verify(attempt: Attempt) -> bool:
