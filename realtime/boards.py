@@ -232,7 +232,8 @@ def update_for(daily_id: int, attempt_ids: set[int]) -> dict[str, Any] | None:
     if daily is None:
         return None
     moved = (
-        Attempt.objects.filter(pk__in=attempt_ids, daily=daily, ranked=True, disqualified=False)
+        Attempt.objects.filter(pk__in=attempt_ids, daily=daily)
+        .on_board()  # a held result is silent: no feed line until it is approved
         .select_related("player")
         .order_by("-last_move_at")[:FEED_ROWS]
     )
