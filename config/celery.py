@@ -29,4 +29,11 @@ app.conf.beat_schedule = {
         # A run still queued when the next one is due is dropped rather than run late.
         "options": {"expires": 55 * 60},
     },
+    "close-days": {
+        # Every ten minutes: each day whose ranked play has ended (five minutes after
+        # midnight) gets its last fair-play checks (games.services.daily_close).
+        "task": "games.tasks.close_days",
+        "schedule": crontab(minute="*/10"),
+        "options": {"expires": 9 * 60},
+    },
 }

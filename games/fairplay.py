@@ -296,22 +296,38 @@ def check_attempt(attempt: Any) -> list[dict[str, str]]:
     return check(attempt.game, attempt.moves, attempt.move_times, certificate)
 
 
+#: Moves an unfinished ranked attempt has made before it is checked (fewer say too little).
+MIN_MOVES_UNFINISHED = MIN_ACTIONS_PACE
+
+
 def hold_if_implausible(attempt: Any) -> list[dict[str, str]]:
-    """Run the checks on a ranked attempt that has just finished (after `_verify`), and hold
-    it for review when it trips any: sets `review` and `held_reasons` in memory, for the
-    caller's save. Practice, unfinished and unverified attempts (never on a board) and results
-    an admin has reviewed already are left alone. Returns the reasons (empty if none)."""
+    """Run the checks on a ranked attempt as it now stands, and hold it for review when it
+    trips any: sets `review` and `held_reasons` in memory, for the caller's save. Returns the
+    reasons (empty if none).
+
+    Every row a board can show is checked: a finished, verified result (after `_verify`), and
+    an unfinished attempt after each of its moves from `MIN_MOVES_UNFINISHED` on, and once more
+    when its day's ranked play ends (`services.daily_close`): a game parked short of the end
+    is held like a finished one. The hold of an unfinished game is provisional: when the game
+    ends and its whole history trips nothing, it is lifted; a finished result's hold waits for
+    an admin. Practice, unverified results and results an admin has decided are left alone.
+    """
     from games.models import Attempt
 
+    playing = attempt.status == Attempt.Status.PLAYING
     if (
         not attempt.ranked
-        or attempt.status == Attempt.Status.PLAYING
-        or not attempt.verified
+        or attempt.disqualified
         or attempt.review == Attempt.Review.APPROVED
+        or (playing and attempt.move_count < MIN_MOVES_UNFINISHED)
+        or (not playing and not attempt.verified)
     ):
         return []
     reasons = check_attempt(attempt)
     if reasons:
         attempt.review = Attempt.Review.HELD
         attempt.held_reasons = reasons
+    elif not playing and attempt.review == Attempt.Review.HELD:
+        attempt.review = Attempt.Review.NONE  # a provisional hold, lifted by the whole game
+        attempt.held_reasons = []
     return reasons

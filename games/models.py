@@ -178,6 +178,12 @@ class DailyChallenge(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    closed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the checks of the day's end ran, after its ranked play ended "
+        "(services.daily_close).",
+    )
 
     class Meta:
         ordering = ["-date", "game"]

@@ -8,8 +8,12 @@ while requests go on. Today missing (the server slept through a day): that reque
 first, under a lock, so the others find it ready. Both use the scheduler's own rules
 (`scheduling.dailies_ensure`), whose database constraints make a second run harmless.
 
-With a Celery broker (`REDIS_URL`), the same check only queues the `ensure_dailies` task, in
-case the beat is not running; the web server never solves deals itself there.
+The same check closes the days whose ranked play has ended (`services.daily_close`: the last
+fair-play checks of the attempts left unfinished), as the beat's `close_days` does.
+
+With a Celery broker (`REDIS_URL`), the same check only queues the `ensure_dailies` and
+`close_days` tasks, in case the beat is not running; the web server never solves deals itself
+there.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ def dailies_supply(*, force: bool = False) -> str:
         return "skipped"
     _last_check = now
     today = clock.today()
+    _close_ended_days(how)
     missing = missing_days(today)
     if not missing:
         return "ok"
@@ -84,6 +89,21 @@ def dailies_supply(*, force: bool = False) -> str:
         return "busy"
     threading.Thread(target=_prepare_in_background, args=(today,), daemon=True).start()
     return "preparing"
+
+
+def _close_ended_days(how: str) -> None:
+    """The days whose ranked play has ended get their end (`services.daily_close`): inline
+    here (a few queries once a day), or queued for the workers."""
+    from games import services
+
+    if not services.dailies_due_for_closing():
+        return
+    if how == "queue":
+        from games.tasks import close_days
+
+        close_days.delay()
+    else:
+        services.dailies_close_due()
 
 
 def _prepare(today: dt.date) -> None:

@@ -5,6 +5,8 @@ and are idempotent.
   sends `deal_solve_requested` after commit; the receiver below queues this task).
 - `ensure_dailies(days)`: keep the coming days supplied with dailies; the beat runs it every
   hour (config/celery.py, docs/scheduling.md).
+- `close_days()`: the end of each day whose ranked play is over (`services.daily_close`: the
+  last fair-play check of the attempts left unfinished); the beat runs it every ten minutes.
 """
 
 from __future__ import annotations
@@ -53,6 +55,13 @@ def ensure_dailies(days: int = 7) -> list[dict[str, Any]]:
         logger.warning("ensure_dailies stopped by its time limit; the next run goes on")
         return []
     return [outcome.to_json() for outcome in outcomes]
+
+
+@shared_task
+def close_days() -> dict[int, int]:
+    """Close every day whose ranked play has ended; idempotent (each day is claimed once).
+    Returns daily id -> attempts held, for the days this run closed."""
+    return services.dailies_close_due()
 
 
 @receiver(signals.deal_solve_requested)

@@ -22,7 +22,13 @@ from games.services.attempts import (
     attempt_start_practice,
     attempt_verify,
 )
-from games.services.dailies import daily_schedule, daily_unschedule
+from games.services.dailies import (
+    dailies_close_due,
+    dailies_due_for_closing,
+    daily_close,
+    daily_schedule,
+    daily_unschedule,
+)
 from games.services.deals import (
     DEFAULT_SOLVE_SECONDS,
     MAX_SOLVE_SECONDS,
@@ -68,6 +74,9 @@ __all__ = [
     "attempt_start",
     "attempt_start_practice",
     "attempt_verify",
+    "dailies_close_due",
+    "dailies_due_for_closing",
+    "daily_close",
     "daily_schedule",
     "daily_unschedule",
     "deal_approve",

@@ -187,6 +187,7 @@ def attempt_play(
         _record(attempt, move, now)
         attempt.foundation_cards = game.foundation_cards
         _end_if_won(attempt, game, now)
+        fairplay.hold_if_implausible(attempt)
         attempt.store()
         state = attempt_state(attempt, game, revealed=_codes(cards))
         _announce_move(attempt, state.revealed, origin)
@@ -215,7 +216,6 @@ def _end_if_won(attempt: Attempt, game: Any, now: dt.datetime) -> None:
         attempt.status = Attempt.Status.WON
         attempt.finished_at = now
         _verify(attempt)
-        fairplay.hold_if_implausible(attempt)
 
 
 def _announce_move(attempt: Attempt, revealed: list[str], origin: str | None) -> None:
@@ -279,6 +279,7 @@ def attempt_finish(
             _record(attempt, token, now)
         attempt.foundation_cards = game.foundation_cards
         _end_if_won(attempt, game, now)
+        fairplay.hold_if_implausible(attempt)
         attempt.store()
         state = attempt_state(attempt, game)
         _announce_move(attempt, [], origin)

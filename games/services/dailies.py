@@ -1,4 +1,4 @@
-"""Writes of the daily schedule: which deal runs on which day."""
+"""Writes of the daily schedule (which deal runs on which day) and of a day's end."""
 
 from __future__ import annotations
 
@@ -7,12 +7,9 @@ from typing import Any
 
 from django.db import transaction
 
-from games import clock, signals
+from games import clock, fairplay, signals
 from games.errors import Conflict, Malformed
-from games.models import (
-    DailyChallenge,
-    Deal,
-)
+from games.models import RANKED_GRACE, Attempt, DailyChallenge, Deal
 from games.selectors import game_check
 
 # -- the daily schedule ----------------------------------------------------------------------
@@ -61,3 +58,63 @@ def daily_unschedule(*, daily: DailyChallenge) -> None:
                 code="daily_played",
             )
         daily.delete()
+
+
+# -- the end of a day ------------------------------------------------------------------------
+
+
+def dailies_due_for_closing(now: dt.datetime | None = None) -> list[int]:
+    """The dailies whose ranked play has ended (`DailyChallenge.ranked_until`) and whose day's
+    end has not been handled yet."""
+    now = now or clock.now()
+    # ranked_until = the day after `date`, 00:00 UTC, plus RANKED_GRACE.
+    last_ended = (now - RANKED_GRACE).date() - dt.timedelta(days=1)
+    return list(
+        DailyChallenge.objects.filter(closed_at__isnull=True, date__lte=last_ended)
+        .order_by("date", "game")
+        .values_list("pk", flat=True)
+    )
+
+
+def daily_close(*, daily_id: int) -> int | None:
+    """The end of a daily's day, once its ranked play is over: every ranked attempt left
+    unfinished is checked once more on its final history (games/fairplay.py), and held when it
+    trips a check. Claimed by a conditional UPDATE, so a second run does nothing (None).
+    Returns how many attempts it held."""
+    now = clock.now()
+    with transaction.atomic():
+        claimed = DailyChallenge.objects.filter(pk=daily_id, closed_at__isnull=True).update(
+            closed_at=now
+        )
+        if not claimed:
+            return None
+        daily = DailyChallenge.objects.select_related("deal").get(pk=daily_id)
+        if daily.ranked_play_open(now):
+            raise Conflict("This daily's ranked play has not ended yet.", code="day_not_over")
+        held = 0
+        unfinished = (
+            Attempt.objects.select_for_update(of=("self",))
+            .filter(daily=daily, ranked=True, status=Attempt.Status.PLAYING)
+            .order_by("pk")
+        )
+        for attempt in unfinished:
+            attempt.daily = daily
+            was = attempt.review
+            if fairplay.hold_if_implausible(attempt) and was != Attempt.Review.HELD:
+                attempt.save(update_fields=["review", "held_reasons"])
+                signals.send_on_commit(
+                    signals.attempt_changed, attempt_id=attempt.pk, daily_id=daily.pk
+                )
+                held += 1
+        return held
+
+
+def dailies_close_due() -> dict[int, int]:
+    """`daily_close` for every daily due (the beat's job, and the embedded server's): daily id
+    -> attempts held, for the dailies this run closed."""
+    closed = {}
+    for daily_id in dailies_due_for_closing():
+        held = daily_close(daily_id=daily_id)
+        if held is not None:
+            closed[daily_id] = held
+    return closed
