@@ -370,6 +370,18 @@ class Attempt(models.Model):
         blank=True,
         help_text="The fair-play checks the result tripped: [{rule, detail}] (games/fairplay.py).",
     )
+    device = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The hash of the device cookie of the browser that started it (one ranked "
+        "attempt per daily per device); empty when unknown.",
+    )
+    client_address = models.GenericIPAddressField(
+        null=True, blank=True, help_text="The address it was started from, as the app trusts it."
+    )
+    client_network = models.CharField(
+        max_length=64, blank=True, help_text="That address's /24 (IPv4) or /64 (IPv6) network."
+    )
     continued_from = models.ForeignKey(
         "self",
         null=True,
@@ -389,6 +401,11 @@ class Attempt(models.Model):
                 fields=["player", "daily"],
                 condition=Q(ranked=True),
                 name="attempt_one_ranked_per_player_and_daily",
+            ),
+            models.UniqueConstraint(
+                fields=["device", "daily"],
+                condition=Q(ranked=True) & ~Q(device=""),
+                name="attempt_one_ranked_per_device_and_daily",
             ),
             models.CheckConstraint(
                 condition=~Q(ranked=True) | Q(daily__isnull=False),

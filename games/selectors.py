@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from games import clock
 from games.engine import game_class
@@ -167,3 +167,55 @@ def daily_solution(*, daily: DailyChallenge) -> dict[str, Any]:
         "start": start,
         "steps": steps,
     }
+
+
+#: What can tie two attempts to one person, in the order a reviewer reads them.
+LINKS = ("account", "device", "address", "network")
+
+
+def attempts_linked(*, attempt: Attempt, limit: int = 50) -> list[tuple[Attempt, list[str]]]:
+    """The other attempts that may be the same person's as `attempt` (for the review of a held
+    result): of the same daily, those that share its account, device cookie, address or
+    network; of other days, those that share its account or device. Each with what it shares
+    (`LINKS`), closest first."""
+    user_id = attempt.player.user_id
+    same = Q(pk__in=[])
+    if user_id is not None:
+        same |= Q(player__user_id=user_id)
+    if attempt.device:
+        same |= Q(device=attempt.device)
+    this_daily = Q(pk__in=[])
+    if attempt.client_address:
+        this_daily |= Q(client_address=attempt.client_address)
+    if attempt.client_network:
+        this_daily |= Q(client_network=attempt.client_network)
+    found = (
+        Attempt.objects.filter(same | (Q(daily_id=attempt.daily_id) & (this_daily | same)))
+        .exclude(pk=attempt.pk)
+        .select_related("player", "daily")
+        .order_by("-started_at")[: limit * 2]
+    )
+    linked = []
+    for other in found:
+        shared = [
+            link
+            for link, holds in (
+                ("account", user_id is not None and other.player.user_id == user_id),
+                ("device", bool(attempt.device) and other.device == attempt.device),
+                (
+                    "address",
+                    bool(attempt.client_address) and other.client_address == attempt.client_address,
+                ),
+                (
+                    "network",
+                    bool(attempt.client_network) and other.client_network == attempt.client_network,
+                ),
+            )
+            if holds
+        ]
+        if other.daily_id != attempt.daily_id:
+            shared = [link for link in shared if link in ("account", "device")]
+        if shared:
+            linked.append((other, shared))
+    linked.sort(key=lambda pair: (pair[0].daily_id != attempt.daily_id, LINKS.index(pair[1][0])))
+    return linked[:limit]

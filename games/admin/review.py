@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from games import fairplay, services
+from games import fairplay, selectors, services
 from games.models import Attempt, HeldAttempt
 
 from .base import plural
@@ -156,6 +156,28 @@ def timing_figures(attempt: Attempt) -> list[tuple[str, str]]:
 # -- the admin -------------------------------------------------------------------------------
 
 
+class HeldRuleFilter(admin.SimpleListFilter):
+    """The held results that tripped one rule (`held_reasons`, read in Python: the queue is
+    short, and JSON lookups differ between databases)."""
+
+    title = "rule tripped"
+    parameter_name = "rule"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(rule.name, rule.name) for rule in fairplay.RULES]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        rule = self.value()
+        if not rule:
+            return queryset
+        tripped = [
+            pk
+            for pk, reasons in queryset.values_list("pk", "held_reasons")
+            if any(reason.get("rule") == rule for reason in reasons or [])
+        ]
+        return queryset.filter(pk__in=tripped)
+
+
 @admin.register(HeldAttempt)
 class HeldAttemptAdmin(DisqualifyAdmin):
     list_display = (
@@ -168,9 +190,9 @@ class HeldAttemptAdmin(DisqualifyAdmin):
         "rules",
         "review_link",
     )
-    list_filter = ("game", "status")
-    search_fields = ("player__display_name",)
-    search_help_text = "A player's display name."
+    list_filter = ("game", "status", "daily__date", HeldRuleFilter)
+    search_fields = ("player__display_name", "client_address", "client_network")
+    search_help_text = "A player's display name, an address or a network."
     list_select_related = ("player", "daily")
     ordering = ("finished_at",)
     actions = ["approve", "disqualify"]
@@ -271,6 +293,15 @@ class HeldAttemptAdmin(DisqualifyAdmin):
                 "approve_form": approve_form,
                 "disqualify_form": disqualify_form,
                 "decisions": attempt.decisions.select_related("decided_by"),
+                "linked": [
+                    {
+                        "attempt": other,
+                        "shared": ", ".join(shared),
+                        "url": reverse("admin:games_attempt_change", args=[other.pk]),
+                        "same_daily": other.daily_id == attempt.daily_id,
+                    }
+                    for other, shared in selectors.attempts_linked(attempt=attempt)
+                ],
             },
         )
 

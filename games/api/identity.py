@@ -11,22 +11,36 @@ guest of this browser to the account (`services.player_link_user`), revokes the 
 and gives this browser a new token of the account's player. Logging out revokes the token and
 deletes the cookie, so the next visitor of a shared device starts as a new guest.
 
-Views call `current_player`/`sign_in`/`sign_out`; `PlayerCookieMixin` writes the cookie on the
-way out.
+Beside the player cookie, a browser keeps a device cookie (`patience_device`: a random token,
+never revoked, not cleared by logging out) that says "the same browser" across the players it
+has been: one ranked attempt per daily per device (`services.attempt_start`), and the review
+queue lists the attempts that share one. `client_address` is the address the app trusts (the
+one NUM_PROXIES trusted proxies put in X-Forwarded-For, else the connection's), as the
+throttles count it.
+
+Views call `current_player`/`sign_in`/`sign_out`; `PlayerCookieMixin` writes the cookies on
+the way out.
 """
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import login as django_login
 from django.contrib.auth import logout as django_logout
 from django.http import HttpRequest, HttpResponseBase
+from rest_framework.throttling import BaseThrottle
 
 from games import services
 from games.identity import COOKIE_MAX_AGE, COOKIE_NAME, player_for
 from games.models import Player
+
+DEVICE_COOKIE = "patience_device"
+DEVICE_MAX_AGE = COOKIE_MAX_AGE
+DEVICE_TOKEN_LENGTH = 43  # secrets.token_urlsafe(32)
 
 
 @dataclass
@@ -34,6 +48,25 @@ class _RequestPlayer:
     player: Player | None
     token: str | None
     forget: bool = False
+
+
+def device_of(request: Any) -> str:
+    """The request's device: the hash of its device cookie, one made (and set on the way out,
+    by `write_cookie`) when the browser has none or a malformed one."""
+    http = _http(request)
+    raw = getattr(http, "_patience_device", None)
+    if raw is None:
+        raw = http.COOKIES.get(DEVICE_COOKIE, "")
+        if len(raw) != DEVICE_TOKEN_LENGTH or not raw.replace("-", "").replace("_", "").isalnum():
+            raw = secrets.token_urlsafe(32)
+            http._patience_device_new = True  # type: ignore[attr-defined]
+        http._patience_device = raw  # type: ignore[attr-defined]
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def client_address(request: Any) -> str:
+    """The client's address as the app trusts it (NUM_PROXIES), as the throttles count it."""
+    return str(BaseThrottle().get_ident(_http(request)))
 
 
 def _http(request: Any) -> HttpRequest:
@@ -73,7 +106,17 @@ def player_or_nobody(request: Any) -> Player:
 
 def write_cookie(request: Any, response: HttpResponseBase) -> None:
     """Set (and so renew) the cookie for the request's player, or delete it after a logout."""
-    state = getattr(_http(request), "_patience_player", None)
+    http = _http(request)
+    if getattr(http, "_patience_device_new", False):
+        response.set_cookie(
+            DEVICE_COOKIE,
+            http._patience_device,  # type: ignore[attr-defined]
+            max_age=DEVICE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=http.is_secure(),
+        )
+    state = getattr(http, "_patience_player", None)
     if state is None:
         return
     if state.forget:

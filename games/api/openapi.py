@@ -124,8 +124,12 @@ DAILY_ATTEMPTS_POST = extend_schema(
     summary="Start or resume your attempt at a daily",
     description=(
         "Today's daily is ranked (one attempt per player: starting again resumes it, from "
-        "any device); a past day's is practice, never ranked. The attempt counts as started "
-        "now, when the deal is first shown. No body. " + COOKIE_NOTE
+        "any device; and one per browser: a browser that played it as another player, e.g. "
+        "an account before logging out, starts practice, `ranked` false); a past day's is "
+        "practice, never ranked (but a ranked game begun before midnight resumes during the "
+        "grace after it). The attempt counts as started now, when the deal is first shown. "
+        "No body. The `patience_device` cookie (a random token, kept across players) names "
+        "the browser. " + COOKIE_NOTE
     ),
     parameters=[GAME, DATE],
     request=None,

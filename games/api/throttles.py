@@ -16,7 +16,6 @@ and log a warning at most once a minute; they count again as soon as the cache a
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import threading
 import time
@@ -28,6 +27,7 @@ from django.dispatch import receiver
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
+from games.addresses import network_of
 from games.api import identity
 from games.errors import REDIS_ERRORS
 
@@ -80,18 +80,6 @@ def _forget_shared_cache(*, setting: str, **kwargs: Any) -> None:
 
 #: The kinds of counter, in the order they are checked.
 KINDS = ("player", "ip", "net")
-
-
-def network_of(address: str) -> str:
-    """The /24 (IPv4) or /64 (IPv6) network of an address; the text itself if it is none."""
-    try:
-        ip = ipaddress.ip_address(address.strip())
-    except ValueError:
-        return address.strip()
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    prefix = 24 if ip.version == 4 else 64
-    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 class ScopeThrottle(SimpleRateThrottle):

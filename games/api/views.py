@@ -102,7 +102,12 @@ class DailyAttemptsView(ApiView):
     def post(self, request: Request, game: str, date: str) -> Response:
         daily = selectors.daily_get(game=game, date=parse_date(date))
         player = identity.current_player(request, create=True)
-        attempt, created = services.attempt_start(player=player, daily=daily)
+        attempt, created = services.attempt_start(
+            player=player,
+            daily=daily,
+            device=identity.device_of(request),
+            address=identity.client_address(request),
+        )
         return Response(
             render_state(attempt_state(attempt)),
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

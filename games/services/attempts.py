@@ -9,6 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games import clock, fairplay, signals
+from games.addresses import address_or_none, network_of
 from games.engine import MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
@@ -29,10 +30,17 @@ def _dealt_foundation_cards(game: str, deal_string: str) -> int:
     return game_class(game).from_deal(deal_string).foundation_cards
 
 
-def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bool]:
+def attempt_start(
+    *, player: Player, daily: DailyChallenge, device: str = "", address: str | None = None
+) -> tuple[Attempt, bool]:
     """Start, or resume, this player's attempt at a daily: ranked today, practice on a past
     day; a future daily is not found. A ranked attempt begun before midnight is resumed while
-    its ranked play lasts (`DailyChallenge.ranked_until`). Returns (attempt, created)."""
+    its ranked play lasts (`DailyChallenge.ranked_until`). Returns (attempt, created).
+
+    One ranked attempt per daily per player, and per device (the browser's device cookie, as
+    `device`): a browser that has played today's daily as another player (an account, then a
+    guest after logging out) starts practice. `address` is the client's, kept with the attempt
+    (with its network) for the review of held results."""
     today = clock.today()
     if daily.date > today or not daily.published:
         raise NotFound("There is no such daily yet.", code="daily_not_found")
@@ -44,31 +52,53 @@ def attempt_start(*, player: Player, daily: DailyChallenge) -> tuple[Attempt, bo
         if begun is not None:
             return begun, False
     with transaction.atomic():
-        found = (
-            Attempt.objects.select_for_update()
-            .filter(player=player, daily=daily, ranked=ranked)
-            .order_by("-started_at")
-        )
-        # A ranked attempt is resumed whatever its state; practice resumes only unfinished play.
-        attempt = (found if ranked else found.filter(status=Attempt.Status.PLAYING)).first()
-        if attempt is not None:
-            return attempt, False
+        mine = Attempt.objects.select_for_update().filter(player=player, daily=daily)
+        if ranked:
+            attempt = mine.filter(ranked=True).first()  # resumed whatever its state
+            if attempt is not None:
+                return attempt, False
+            ranked = not _device_played(daily, device)
+        if not ranked:
+            attempt = (
+                mine.filter(ranked=False, status=Attempt.Status.PLAYING)
+                .order_by("-started_at")
+                .first()
+            )
+            if attempt is not None:
+                return attempt, False
         try:
             with transaction.atomic():
-                attempt = Attempt.objects.create(
-                    player=player,
-                    game=daily.game,
-                    daily=daily,
-                    seed=daily.deal.seed,
-                    deal_string=daily.deal.deal_string,
-                    ranked=ranked,
-                    started_at=clock.now(),
-                    foundation_cards=_dealt_foundation_cards(daily.game, daily.deal.deal_string),
-                )
-        except IntegrityError:  # the same player started it at the same moment elsewhere
-            return Attempt.objects.get(player=player, daily=daily, ranked=True), False
+                attempt = _new_attempt(player, daily, ranked, device, address)
+        except IntegrityError:  # the same player, or device, started it at this very moment
+            theirs = Attempt.objects.filter(player=player, daily=daily, ranked=True).first()
+            if theirs is not None:
+                return theirs, False
+            attempt = _new_attempt(player, daily, False, device, address)
         signals.send_on_commit(signals.attempt_started, attempt_id=attempt.pk, daily_id=daily.pk)
         return attempt, True
+
+
+def _device_played(daily: DailyChallenge, device: str) -> bool:
+    """Whether another player's ranked attempt at `daily` came from the device `device`."""
+    return bool(device) and Attempt.objects.filter(daily=daily, ranked=True, device=device).exists()
+
+
+def _new_attempt(
+    player: Player, daily: DailyChallenge, ranked: bool, device: str, address: str | None
+) -> Attempt:
+    return Attempt.objects.create(
+        player=player,
+        game=daily.game,
+        daily=daily,
+        seed=daily.deal.seed,
+        deal_string=daily.deal.deal_string,
+        ranked=ranked,
+        started_at=clock.now(),
+        foundation_cards=_dealt_foundation_cards(daily.game, daily.deal.deal_string),
+        device=device,
+        client_address=address_or_none(address),
+        client_network=network_of(address) if address_or_none(address) else "",
+    )
 
 
 def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Attempt, bool]:

@@ -9,6 +9,7 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
+from games.addresses import network_of
 from games.api import throttles
 from tests.games import factories
 
@@ -49,7 +50,7 @@ def start(daily, address: str):
     ],
 )
 def test_the_network_of_an_address(address, network):
-    assert throttles.network_of(address) == network
+    assert network_of(address) == network
 
 
 @pytest.mark.django_db

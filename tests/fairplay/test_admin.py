@@ -160,3 +160,45 @@ def test_a_players_ranked_wins_leave_out_a_held_result(admin_client, results) ->
 
     assert wins[held.player_id] == 0
     assert wins[human.player_id] == (1 if on_board(human) and human.status == "won" else 0)
+
+
+def test_the_page_shows_the_attempts_that_may_be_the_same_persons(admin_client, dailies) -> None:
+    """The probe that uncovered the deal and the bot that won it look unrelated by name; the
+    page ties them by address and network, and the bot's earlier day by its browser."""
+    from games import services
+    from tests.games import factories
+
+    daily = dailies("munger")
+    probe_player, bot_player, stranger = (factories.player(n) for n in ("probe", "bot", "far"))
+    probe, _ = services.attempt_start(
+        player=probe_player, daily=daily, device="d1" * 32, address="203.0.113.5"
+    )
+    far, _ = services.attempt_start(
+        player=stranger, daily=daily, device="d3" * 32, address="198.51.100.1"
+    )
+    bot, _ = services.attempt_start(
+        player=bot_player, daily=daily, device="d2" * 32, address="203.0.113.9"
+    )
+    Attempt.objects.filter(pk=bot.pk).update(
+        review=Attempt.Review.HELD, held_reasons=[{"rule": "too_fast", "detail": "..."}]
+    )
+
+    page = admin_client.get(page_of(bot)).content.decode()
+
+    linked = page.split('id="pd-linked"', 1)[1].split("</table>", 1)[0]
+    assert str(probe) in linked and "network" in linked
+    assert str(far) not in linked
+    assert "203.0.113.9" in page and "203.0.113.0/24" in page
+
+
+def test_the_queue_filters_by_the_rule_tripped(admin_client, results) -> None:
+    listed = admin_client.get(reverse(QUEUE), {"rule": "instant_first_move"})
+    shown = {a.pk for a in listed.context["cl"].result_list}
+
+    expected = {
+        a.pk
+        for a in results.values()
+        if a.review == Attempt.Review.HELD
+        and any(r["rule"] == "instant_first_move" for r in a.held_reasons)
+    }
+    assert expected and shown == expected
