@@ -23,6 +23,7 @@ from games.services.attempts import (
     attempt_verify,
 )
 from games.services.dailies import (
+    attempts_forget_addresses,
     dailies_close_due,
     dailies_due_for_closing,
     daily_close,
@@ -65,6 +66,7 @@ __all__ = [
     "STALE_CLAIM",
     "account_create",
     "attempt_continue_as_practice",
+    "attempts_forget_addresses",
     "attempt_disqualify",
     "attempt_finish",
     "attempt_play",

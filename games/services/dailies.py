@@ -109,12 +109,31 @@ def daily_close(*, daily_id: int) -> int | None:
         return held
 
 
+#: How long an attempt keeps the address it was started from (for the review of held results).
+ADDRESSES_KEPT = dt.timedelta(days=30)
+
+
+def attempts_forget_addresses(now: dt.datetime | None = None) -> int:
+    """Clear the address and network of attempts started more than `ADDRESSES_KEPT` ago, but of
+    those still held for review. Returns how many were cleared."""
+    before = (now or clock.now()) - ADDRESSES_KEPT
+    return (
+        Attempt.objects.filter(started_at__lt=before)
+        .exclude(client_address__isnull=True, client_network="")
+        .exclude(review=Attempt.Review.HELD, disqualified=False)
+        .update(client_address=None, client_network="")
+    )
+
+
 def dailies_close_due() -> dict[int, int]:
-    """`daily_close` for every daily due (the beat's job, and the embedded server's): daily id
-    -> attempts held, for the dailies this run closed."""
+    """`daily_close` for every daily due (the beat's job, and the embedded server's), then the
+    addresses past their time are forgotten: daily id -> attempts held, for the dailies this
+    run closed."""
     closed = {}
     for daily_id in dailies_due_for_closing():
         held = daily_close(daily_id=daily_id)
         if held is not None:
             closed[daily_id] = held
+    if closed:
+        attempts_forget_addresses()
     return closed

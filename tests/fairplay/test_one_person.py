@@ -4,6 +4,8 @@ out do not both rank. Each ranked attempt keeps the address it came from and its
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
@@ -71,3 +73,25 @@ def test_a_browser_keeps_its_device_cookie_and_a_forged_one_is_replaced(fake_clo
     browser.cookies[DEVICE_COOKIE] = "not a device token"
     start(browser, daily)
     assert browser.cookies[DEVICE_COOKIE].value not in ("not a device token", kept)
+
+
+def test_addresses_are_forgotten_after_thirty_days_but_while_held(fake_clock):
+    from games import services
+    from games.services.dailies import ADDRESSES_KEPT
+
+    daily = factories.daily("masterpiece")
+    kept, held = (
+        services.attempt_start(player=factories.player(n), daily=daily, address="192.0.2.4")[0]
+        for n in ("kept", "held")
+    )
+    Attempt.objects.filter(pk=held.pk).update(review=Attempt.Review.HELD)
+
+    assert services.attempts_forget_addresses(fake_clock.at + ADDRESSES_KEPT) == 0
+    assert (
+        services.attempts_forget_addresses(fake_clock.at + ADDRESSES_KEPT + dt.timedelta(seconds=1))
+        == 1
+    )
+    kept.refresh_from_db()
+    held.refresh_from_db()
+    assert (kept.client_address, kept.client_network) == (None, "")
+    assert held.client_address == "192.0.2.4"
