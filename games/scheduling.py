@@ -8,7 +8,10 @@ it takes, in this order:
    scheduled first, then the scheduler's spares (solved candidates it dealt for another day);
 2. a new candidate: a random seed is dealt, solved here within a bounded time, and the first
    one whose difficulty fits is approved by the system (`chosen_by_system`) and scheduled;
-3. after `CANDIDATES` new candidates without a fit, the solved deal of closest difficulty.
+3. after `CANDIDATES` new candidates without a fit: for a day at most `SETTLE_DAYS` ahead
+   (today or tomorrow), the solved deal of closest difficulty; for a later day, nothing yet
+   (`waiting`): the next hourly run deals more candidates for it, so a day gets the difficulty
+   its weekday wants unless the fit is not found before it comes close.
 
 It never replaces a daily (an admin's choice wins), never schedules an unsolvable or unknown
 deal, and keeps every candidate it dealt: unsolvable ones rejected, unknown ones as candidates
@@ -54,7 +57,17 @@ CANDIDATES = 12
 #: While none of them was solvable, dealing goes on up to this many; past it the day stays
 #: empty until the next run (a third of random Munger deals are winnable, most Masterpiece ones).
 CANDIDATES_MAX = 40
-KEPT, REUSED, DEALT, CLOSEST, EMPTY = "kept", "reused", "dealt", "closest", "empty"
+#: A day this many days ahead, or closer, takes the closest difficulty when no candidate fits;
+#: a later one waits for the next runs to deal more.
+SETTLE_DAYS = 1
+KEPT, REUSED, DEALT, CLOSEST, WAITING, EMPTY = (
+    "kept",
+    "reused",
+    "dealt",
+    "closest",
+    "waiting",
+    "empty",
+)
 
 #: Hears a line of progress for people waiting (the `schedule_dailies` command prints them).
 Progress = Callable[[str], None]
@@ -111,8 +124,10 @@ class DayOutcome:
     """What `dailies_ensure` did for one game on one date.
 
     `action` is one of: kept (the day had a daily: an admin's, or an earlier or concurrent
-    run's), reused (a deal from the pool fit), dealt (a new candidate fit), closest (no fit:
-    the closest difficulty), empty (nothing solvable was found; the next run tries again).
+    run's), reused (a deal from the pool fit), dealt (a new candidate fit), closest (no fit,
+    and the day is close: the closest difficulty), waiting (no fit yet, and the day is further
+    ahead than `SETTLE_DAYS`: the next run deals more), empty (nothing solvable was found; the
+    next run tries again).
     """
 
     game: str
@@ -151,7 +166,9 @@ def dailies_ensure(
     for offset in range(days):
         date = start + dt.timedelta(days=offset)
         for game in GameName.values:
-            outcome = daily_ensure(game=game, date=date, candidates=candidates, progress=progress)
+            outcome = daily_ensure(
+                game=game, date=date, candidates=candidates, progress=progress, today=start
+            )
             logger.info(
                 "%s %s: %s %s", date, game, outcome.action, outcome.deal.pk if outcome.deal else "-"
             )
@@ -160,7 +177,12 @@ def dailies_ensure(
 
 
 def daily_ensure(
-    *, game: str, date: dt.date, candidates: int = CANDIDATES, progress: Progress | None = None
+    *,
+    game: str,
+    date: dt.date,
+    candidates: int = CANDIDATES,
+    progress: Progress | None = None,
+    today: dt.date | None = None,
 ) -> DayOutcome:
     """One game and one date of `dailies_ensure`. `progress`, if given, hears a line per new
     candidate dealt and solved (what the first start of `make run` shows)."""
@@ -198,6 +220,8 @@ def daily_ensure(
             if outcome is not None:
                 return outcome
 
+    if solved and (date - (today or clock.today())).days > SETTLE_DAYS:
+        return DayOutcome(game, date, WAITING, dealt=dealt)
     for deal in deals_ranked(_pool(game), date):
         outcome = _take(deal, game=game, date=date, action=CLOSEST, dealt=dealt)
         if outcome is not None:

@@ -451,3 +451,33 @@ def test_two_runs_at_once_schedule_one_daily_per_day(travel):
     assert sorted(r.action for r in results) == [KEPT, REUSED]
     approved = Deal.objects.filter(curation="approved")
     assert list(approved.values_list("pk", flat=True)) == [daily.deal_id]
+
+
+@pytest.mark.django_db
+def test_a_day_further_ahead_waits_for_a_fit_instead_of_settling(travel, dealer):
+    """Thursday wants 3. Seen from Monday, four candidates without a fit leave it waiting (they
+    stay spares) and the next run deals more; the closest is taken only once the day is close."""
+    travel(day(MONDAY))
+    thursday = MONDAY + dt.timedelta(days=3)
+    dealer.feed("masterpiece", (1, 5), (5, 1), (8, 4), (9, 2), (10, 2), (12, 5), (14, 3))
+
+    first = scheduling.daily_ensure(game="masterpiece", date=thursday, candidates=4, today=MONDAY)
+    assert (first.action, first.deal, first.dealt) == ("waiting", None, 4)
+    assert not DailyChallenge.objects.filter(date=thursday).exists()
+
+    second = scheduling.daily_ensure(game="masterpiece", date=thursday, candidates=4, today=MONDAY)
+    assert (second.action, second.deal.seed, second.deal.difficulty) == (DEALT, "14", 3)
+
+
+@pytest.mark.django_db
+def test_a_close_day_settles_for_the_closest_and_says_it_is_a_compromise(travel, dealer):
+    from games.management.commands.schedule_dailies import outcome_line
+
+    travel(day(MONDAY))
+    tuesday = MONDAY + dt.timedelta(days=1)
+    dealer.feed("masterpiece", (1, 5), (5, 1), (8, 4))
+
+    outcome = scheduling.daily_ensure(game="masterpiece", date=tuesday, candidates=3, today=MONDAY)
+
+    assert outcome.action == CLOSEST
+    assert "wanted 2" in outcome_line(outcome) and "a compromise" in outcome_line(outcome)

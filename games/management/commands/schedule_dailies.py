@@ -21,12 +21,17 @@ def outcome_line(outcome: DayOutcome) -> str:
     - fits 1-2; 3 candidates dealt`."""
     date = outcome.date
     head = f"{date.isoformat()} {date:%a} {outcome.game:<11} {outcome.action:<7}"
+    targets = scheduling.difficulty_targets(date)
+    wanted = f"{targets[0]}-{targets[-1]}" if len(targets) > 1 else str(targets[0])
+    if outcome.action == scheduling.WAITING:
+        return (
+            f"{head} no deal of difficulty {wanted} among {outcome.dealt} candidates yet; the "
+            "next run deals more (the spares wait for other days)"
+        )
     if outcome.deal is None:
         return f"{head} no solvable deal among {outcome.dealt} candidates; the next run retries"
     deal = outcome.deal
     origin = f"seed {deal.seed}" if deal.seed is not None else "pasted"
-    targets = scheduling.difficulty_targets(date)
-    wanted = f"{targets[0]}-{targets[-1]}" if len(targets) > 1 else str(targets[0])
     fit = "fits" if scheduling.difficulty_fits(deal.difficulty, date) else "wanted"
     notes = [f"{fit} {wanted}"]
     if outcome.action == scheduling.KEPT:
@@ -35,6 +40,8 @@ def outcome_line(outcome: DayOutcome) -> str:
         )
     if outcome.dealt:
         notes.append(f"{outcome.dealt} candidate{'s' if outcome.dealt != 1 else ''} dealt")
+    if outcome.action == scheduling.CLOSEST:
+        notes.append("a compromise: no candidate fit before the day came close")
     if not outcome.published:
         notes.append("unpublished")
     return (
@@ -87,6 +94,7 @@ class Command(BaseCommand):
                 scheduling.REUSED,
                 scheduling.DEALT,
                 scheduling.CLOSEST,
+                scheduling.WAITING,
                 scheduling.EMPTY,
             )
             if counts[action]
