@@ -184,6 +184,14 @@ class DailyChallenge(models.Model):
         help_text="When the checks of the day's end ran, after its ranked play ended "
         "(services.daily_close).",
     )
+    # Nullable with no default, so that adding it alters the table in place on SQLite too (a
+    # rebuild of the table would break the triggers that name it).
+    observed = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="How the day went, recorded at its end (selectors.daily_observed): players, "
+        "winners, win_rate, median_moves_over_par, median_seconds (of the wins); empty before.",
+    )
 
     class Meta:
         ordering = ["-date", "game"]

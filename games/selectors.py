@@ -4,6 +4,7 @@ writes, and no import of `services` (writes may read; reads never write)."""
 from __future__ import annotations
 
 import datetime as dt
+import statistics
 from typing import Any
 
 from django.db.models import Q, QuerySet
@@ -219,3 +220,22 @@ def attempts_linked(*, attempt: Attempt, limit: int = 50) -> list[tuple[Attempt,
             linked.append((other, shared))
     linked.sort(key=lambda pair: (pair[0].daily_id != attempt.daily_id, LINKS.index(pair[1][0])))
     return linked[:limit]
+
+
+def daily_observed(*, daily: DailyChallenge) -> dict[str, Any]:
+    """How a daily went, from its board (`on_board`, started): how many played and won, the
+    share of wins, and of the wins the median moves over par and the median time (the time
+    that ranks, `Attempt.board_seconds`). What the day's end records beside the solver's
+    predicted difficulty."""
+    played = list(ranked_attempts(daily).started())
+    wins = [attempt for attempt in played if attempt.status == Attempt.Status.WON]
+    par = daily.deal.par
+    over = [attempt.move_count - par for attempt in wins] if par is not None else []
+    seconds = [attempt.board_seconds() for attempt in wins]
+    return {
+        "players": len(played),
+        "winners": len(wins),
+        "win_rate": round(len(wins) / len(played), 4) if played else None,
+        "median_moves_over_par": statistics.median(over) if over else None,
+        "median_seconds": round(statistics.median(seconds), 1) if seconds else None,
+    }

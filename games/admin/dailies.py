@@ -29,6 +29,22 @@ from .deals import dots
 from .forms import DailyAddForm, DayDealForm
 
 
+def observed_text(observed: dict[str, Any] | None) -> str:
+    """How a day went (`DailyChallenge.observed`) in a few words, beside the predicted dots:
+    "42 played, 13 won (31%), wins +7 over par in 9.7 min"; "-" before the day's end."""
+    if not observed:
+        return "-"
+    players, winners = observed.get("players", 0), observed.get("winners", 0)
+    text = f"{players} played, {winners} won"
+    if observed.get("win_rate") is not None:
+        text += f" ({observed['win_rate']:.0%})"
+    if observed.get("median_moves_over_par") is not None:
+        text += f", wins +{observed['median_moves_over_par']:g} over par"
+    if observed.get("median_seconds") is not None:
+        text += f" in {observed['median_seconds'] / 60:.1f} min"
+    return text
+
+
 @admin.register(DailyChallenge)
 class DailyChallengeAdmin(CurationAdmin):
     list_display = (
@@ -37,6 +53,7 @@ class DailyChallengeAdmin(CurationAdmin):
         "game",
         "deal_link",
         "difficulty",
+        "observed_summary",
         "par",
         "attempts",
         "published",
@@ -54,6 +71,7 @@ class DailyChallengeAdmin(CurationAdmin):
         "date",
         "deal_link",
         "difficulty",
+        "observed_summary",
         "par",
         "attempts",
         "published",
@@ -76,6 +94,10 @@ class DailyChallengeAdmin(CurationAdmin):
     @admin.display(description="difficulty", ordering="deal__difficulty")
     def difficulty(self, daily: DailyChallenge) -> str:
         return dots(daily.deal.difficulty)
+
+    @admin.display(description="observed")
+    def observed_summary(self, daily: DailyChallenge) -> str:
+        return observed_text(daily.observed)
 
     @admin.display(description="par", ordering="deal__par")
     def par(self, daily: DailyChallenge) -> int | None:

@@ -10,7 +10,7 @@ from django.db import transaction
 from games import clock, fairplay, signals
 from games.errors import Conflict, Malformed
 from games.models import RANKED_GRACE, Attempt, DailyChallenge, Deal
-from games.selectors import game_check
+from games.selectors import daily_observed, game_check
 
 # -- the daily schedule ----------------------------------------------------------------------
 
@@ -79,8 +79,9 @@ def dailies_due_for_closing(now: dt.datetime | None = None) -> list[int]:
 def daily_close(*, daily_id: int) -> int | None:
     """The end of a daily's day, once its ranked play is over: every ranked attempt left
     unfinished is checked once more on its final history (games/fairplay.py), and held when it
-    trips a check. Claimed by a conditional UPDATE, so a second run does nothing (None).
-    Returns how many attempts it held."""
+    trips a check; then how the day went is recorded (`DailyChallenge.observed`, beside the
+    solver's predicted difficulty). Claimed by a conditional UPDATE, so a second run does
+    nothing (None). Returns how many attempts it held."""
     now = clock.now()
     with transaction.atomic():
         claimed = DailyChallenge.objects.filter(pk=daily_id, closed_at__isnull=True).update(
@@ -106,6 +107,8 @@ def daily_close(*, daily_id: int) -> int | None:
                     signals.attempt_changed, attempt_id=attempt.pk, daily_id=daily.pk
                 )
                 held += 1
+        daily.observed = daily_observed(daily=daily)
+        daily.save(update_fields=["observed"])
         return held
 
 

@@ -13,6 +13,7 @@ import pytest
 from benchmarks.fairplay import Recorded, human_game, instant_bot, timed
 from games import fairplay, services
 from games.models import RANKED_GRACE, Attempt
+from tests.games import factories
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +102,30 @@ def test_the_days_end_checks_what_was_left_unfinished(dailies, play, fake_clock,
     assert daily.ranked_until - RANKED_GRACE == dt.datetime.combine(
         daily.date + dt.timedelta(days=1), dt.time(), dt.UTC
     )
+
+
+def test_the_days_end_records_how_the_day_went(dailies, play, fake_clock, admin_client):
+    from django.urls import reverse
+
+    daily = dailies("masterpiece")
+    deal = daily.deal
+    winners = [
+        play(daily, human_game(random.Random(s), "masterpiece", deal.deal_string, deal.certificate))
+        for s in (11, 12)
+    ]
+    loser = human_game(random.Random(13), "masterpiece", deal.deal_string, deal.certificate)
+    play(daily, parked(loser, 20))  # stopped 20 moves short: played, not won
+    services.attempt_start(player=factories.player("looker"), daily=daily)  # never moved
+
+    fake_clock.set(daily.ranked_until)
+    services.dailies_close_due()
+    daily.refresh_from_db()
+
+    wins = [a for a in winners if a.status == Attempt.Status.WON]
+    assert wins
+    assert daily.observed["players"] == 3  # the looker never moved
+    assert daily.observed["winners"] == len(wins)
+    assert daily.observed["win_rate"] == round(len(wins) / 3, 4)
+    assert daily.observed["median_moves_over_par"] is not None
+    listed = admin_client.get(reverse("admin:games_dailychallenge_changelist")).content.decode()
+    assert f"3 played, {len(wins)} won" in listed
