@@ -8,6 +8,10 @@ Strict skips: with PATIENCE_STRICT_SKIPS=1 (CI sets it), a skipped test anywhere
 CI has every service, so a skip there means a test silently did not run. Under pytest-xdist the
 workers' reports reach the controller, which lists the skips and fails the run.
 
+Test databases of a run's own: with TEST_DB_SUFFIX=name, every PostgreSQL test database gets
+`_name` added (`test_patience_name`, `test_patience_name_resilience`, `..._gw0`), so that runs in
+other worktrees on the same PostgreSQL do not drop each other's databases.
+
 Speed: tests of a second or more are marked `slow` (`make test-fast` leaves them out): in their
 own files, or, for those listed in `SLOW_TESTS`, here. The factories' certified deals
 (tests/games/factories.py) solve each deal once a session, and passwords hash fast.
@@ -33,6 +37,8 @@ hypothesis_settings.register_profile(
     "project", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 hypothesis_settings.load_profile("project")
+
+from tests.support import add_test_db_suffix
 
 POSTGRES_SKIP_REASON = "PostgreSQL not configured: set DATABASE_URL=postgres://..."
 REDIS_SKIP_REASON = "Redis not configured: set REDIS_URL=redis://..."
@@ -63,6 +69,12 @@ def pytest_configure(config: pytest.Config) -> None:
     for database in settings.DATABASES.values():
         if "sqlite" in database["ENGINE"] and not database.get("TEST", {}).get("NAME"):
             database.setdefault("TEST", {})["NAME"] = ":memory:"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
+    """pytest-django's own (xdist's `_gw0`...), then TEST_DB_SUFFIX's (`add_test_db_suffix`)."""
+    add_test_db_suffix()
 
 
 #: Tests of a second or more (on a 2-core machine) that their own files do not mark `slow`:

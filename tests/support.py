@@ -168,6 +168,17 @@ def database_url(
     return f"postgres://{auth}@{host}:{port}/{settings_dict['NAME']}"
 
 
+def add_test_db_suffix() -> None:
+    """Add `_<TEST_DB_SUFFIX>` to the test name of every PostgreSQL database (nothing without
+    the variable; SQLite's test databases are in memory and each process's own). Called by the
+    `django_db_modify_db_settings` fixtures (tests/conftest.py, tests/faults/live.py)."""
+    from pytest_django.fixtures import _set_suffix_to_test_databases
+
+    suffix = os.environ.get("TEST_DB_SUFFIX", "").strip()
+    if suffix:
+        _set_suffix_to_test_databases(suffix=suffix)
+
+
 # -- a server --------------------------------------------------------------------------------
 
 

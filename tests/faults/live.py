@@ -25,6 +25,7 @@ from tests.support import (
     Client,
     RedisServer,
     Server,
+    add_test_db_suffix,
     database_url,
     free_port,
     server_env,
@@ -165,10 +166,12 @@ def start_server(test_database, tmp_path) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix) -> None:
     """These tests' servers hold connections to the test database while they run: a database
-    of their own ("test_patience_resilience") keeps them out of the way of other runs of the
-    suite on the same PostgreSQL (which drop and create "test_patience")."""
+    of their own ("test_patience_resilience"; with TEST_DB_SUFFIX=x,
+    "test_patience_x_resilience") keeps them out of the way of other runs of the suite on the
+    same PostgreSQL (which drop and create "test_patience")."""
     from pytest_django.fixtures import _set_suffix_to_test_databases
 
+    add_test_db_suffix()  # a run's own (TEST_DB_SUFFIX), then these tests' own
     _set_suffix_to_test_databases(suffix="resilience")
 
 
