@@ -1,9 +1,54 @@
-"""Client addresses and their networks: what the throttles count and what attempts keep for
-the review of held results."""
+"""Who is on the other end of a connection: the client's address as this deployment trusts it,
+and its network. The one home of that rule, for HTTP requests (throttles, login lockouts, the
+addresses attempts keep for the review of held results) and WebSocket scopes (socket budgets).
+
+With `NUM_PROXIES` = 0 (nothing in front of the app), the address is the connection's own
+(`REMOTE_ADDR`, the ASGI scope's `client`) and `X-Forwarded-For` is ignored: anybody can write
+it. With N trusted proxies in front, each appends the address it was reached from, so the
+client's is the N-th from the right; whatever the client wrote itself is further left and never
+read. A header with fewer entries than proxies gives its leftmost (a proxy that was skipped).
+
+The network is the address widened to its IPv4 /24 or IPv6 /64: a household, an office or a
+host whose addresses are all alike.
+"""
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
+from typing import Any
+
+from rest_framework.settings import api_settings
+
+
+def trusted_address(remote: str | None, forwarded_for: str | None) -> str:
+    """The client's address from the connection's address and its X-Forwarded-For header,
+    by `NUM_PROXIES` ("" when neither says anything)."""
+    proxies = api_settings.NUM_PROXIES or 0
+    if proxies > 0 and forwarded_for:
+        hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+        if hops:
+            return hops[-min(proxies, len(hops))]
+    return (remote or "").strip()
+
+
+def request_address(request: Any) -> str:
+    """The client address of an HTTP request (Django's or DRF's)."""
+    meta = getattr(request, "META", {})
+    return trusted_address(meta.get("REMOTE_ADDR"), meta.get("HTTP_X_FORWARDED_FOR"))
+
+
+def scope_address(scope: dict[str, Any]) -> str:
+    """The client address of an ASGI scope (a WebSocket's)."""
+    client = scope.get("client") or (None, None)
+    forwarded = _header(scope.get("headers", ()), b"x-forwarded-for")
+    return trusted_address(client[0], forwarded)
+
+
+def _header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str | None:
+    """A header's values joined as HTTP joins repeated ones ("a, b"), or None."""
+    found = [value.decode("latin-1") for key, value in headers if key.lower() == name]
+    return ", ".join(found) if found else None
 
 
 def network_of(address: str) -> str:

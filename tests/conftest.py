@@ -31,14 +31,14 @@ from django.db import connections
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
+from tests.support import add_test_db_suffix
+
 # Property tests check what code does, never how fast: no per-example deadline and no "too slow"
 # health check, which a machine busy with other work (parallel workers, CI) would trip at random.
 hypothesis_settings.register_profile(
     "project", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 hypothesis_settings.load_profile("project")
-
-from tests.support import add_test_db_suffix
 
 POSTGRES_SKIP_REASON = "PostgreSQL not configured: set DATABASE_URL=postgres://..."
 REDIS_SKIP_REASON = "Redis not configured: set REDIS_URL=redis://..."

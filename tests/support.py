@@ -75,6 +75,7 @@ RAISED_THROTTLES = {
         "MOVES_PLAYER",
         "MOVES_IP",
         "ACCOUNTS_IP",
+        "ACCOUNTS_NET",
         "GUESTS_IP",
         "GUESTS_NET",
         "RENAMES_PLAYER",

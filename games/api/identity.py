@@ -32,9 +32,8 @@ from typing import Any
 from django.contrib.auth import login as django_login
 from django.contrib.auth import logout as django_logout
 from django.http import HttpRequest, HttpResponseBase
-from rest_framework.throttling import BaseThrottle
 
-from games import services
+from games import addresses, services
 from games.identity import COOKIE_MAX_AGE, COOKIE_NAME, player_for
 from games.models import Player
 
@@ -66,7 +65,7 @@ def device_of(request: Any) -> str:
 
 def client_address(request: Any) -> str:
     """The client's address as the app trusts it (NUM_PROXIES), as the throttles count it."""
-    return str(BaseThrottle().get_ident(_http(request)))
+    return addresses.request_address(_http(request))
 
 
 def _http(request: Any) -> HttpRequest:

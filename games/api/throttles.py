@@ -27,7 +27,7 @@ from django.dispatch import receiver
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
-from games.addresses import network_of
+from games import addresses
 from games.api import identity
 from games.errors import REDIS_ERRORS
 
@@ -122,10 +122,10 @@ class ScopeThrottle(SimpleRateThrottle):
             player = identity.current_player(request)
             # A first visit has no player yet: the address counts it (the guest it creates is new).
             return None if player is None else f"p{player.pk}"
-        address = self.get_ident(request)
+        address = addresses.request_address(request)
         if kind == "ip":
-            return address
-        return network_of(address) if address else None
+            return address or None
+        return addresses.network_of(address) if address else None
 
     def allow_request(self, request: Any, view: Any) -> bool:
         base = getattr(view, "throttle_scope", None)
