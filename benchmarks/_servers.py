@@ -37,7 +37,7 @@ REDIS_KEY_PREFIX = "bench"
 GAMES = ("munger", "masterpiece")
 
 #: Every throttle scope and kind of the settings (THROTTLE_RATES), raised for benchmarks.
-THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "renames")
+THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "renames", "ranked")
 THROTTLE_KINDS = ("player", "ip", "net")
 RAISED_RATE = "10000000/min"
 

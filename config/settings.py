@@ -403,6 +403,11 @@ THROTTLE_RATES = {
     "accounts_net": "60/min",
     "guests_ip": "30/min",
     "guests_net": "120/min",
+    # New ranked attempts at one daily, per address and network (a day's window; the idents
+    # carry the daily): a household behind one address still plays, a script making guest
+    # after guest does not fill a board.
+    "ranked_ip": "20/day",
+    "ranked_net": "60/day",
     "renames_player": "10/hour",
     "renames_ip": "60/hour",
 }

@@ -78,6 +78,8 @@ RAISED_THROTTLES = {
         "ACCOUNTS_NET",
         "GUESTS_IP",
         "GUESTS_NET",
+        "RANKED_IP",
+        "RANKED_NET",
         "RENAMES_PLAYER",
         "RENAMES_IP",
     )

@@ -1,17 +1,23 @@
 """Throttling per player, per IP address and per network, by scope (`starts`, `moves`, ...).
 
 A view names its scope (`throttle_scope = "moves"`) and uses `THROTTLE_CLASSES` (one throttle,
-`ScopeThrottle`, for every kind: two cache round trips a request); the rates are
-the settings' `REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` entries `<scope>_player`, `<scope>_ip`
-and `<scope>_net`, e.g. `"moves_player": "600/min"`. A kind without a rate for the scope does
-not throttle it. A request without a player yet is counted by its address only (the guest it
-creates is new). The network is the client's IPv4 /24 or IPv6 /64: one household, office or
-host whose addresses are all alike. Rates are read on every request, so tests can change them
-with the `settings` fixture.
+`ScopeThrottle`, for every kind); the rates are the settings'
+`REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]` entries `<scope>_player`, `<scope>_ip` and
+`<scope>_net`, e.g. `"moves_player": "600/min"`. A kind without a rate for the scope does not
+throttle it. A request without a player yet is counted by its address only (the guest it
+creates is new), and, where the view would make a guest of it, in the `guests` scope too. The
+address is the one games/addresses.py trusts; the network, its IPv4 /24 or IPv6 /64. Rates are
+read on every request, so tests can change them with the `settings` fixture. New ranked
+attempts at a daily are counted per address and network (`ranked_start_admit`).
 
-The counters live in the cache (Redis in production). When the cache fails, throttles let the
-request through ("fail open": play matters more than rate limits; PostgreSQL holds every game)
-and log a warning at most once a minute; they count again as soon as the cache answers.
+Each counter is a sliding window of request times, counted atomically (`count`): in Redis by
+one script for all the counters of a request (one round trip), in another cache (the local
+memory of a server without Redis) under a lock of the process. Parallel requests can no longer
+pass together on counts read before the others wrote theirs.
+
+When the cache fails, throttles let the request through ("fail open": play matters more than
+rate limits; PostgreSQL holds every game) and log a warning at most once a minute; they count
+again as soon as the cache answers.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from typing import Any
 
 from django.core.cache import caches
@@ -81,84 +88,213 @@ def _forget_shared_cache(*, setting: str, **kwargs: Any) -> None:
 #: The kinds of counter, in the order they are checked.
 KINDS = ("player", "ip", "net")
 
+#: (cache key, requests allowed, window in seconds) of one counter.
+Counter = tuple[str, int, int]
+
+# One call counts a request in every counter it names: for each, the times older than the window
+# go, then the request is added if the window has room, else the counter answers the time at
+# which a place frees (the oldest time whose leaving makes room). With ARGV[3] = "1" (all or
+# nothing), the request is added nowhere when any counter is full. Redis runs a script whole,
+# so counting is atomic across the processes and threads of a deployment, in one round trip.
+_COUNT_SCRIPT = """
+local now = tonumber(ARGV[1])
+local answers = {}
+local full = false
+for i, key in ipairs(KEYS) do
+  local limit = tonumber(ARGV[2 * i + 2])
+  local window = tonumber(ARGV[2 * i + 3])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key)
+  if count < limit then
+    answers[i] = ''
+  else
+    answers[i] = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')[2]
+    full = true
+  end
+end
+if full and ARGV[3] == '1' then
+  return answers
+end
+for i, key in ipairs(KEYS) do
+  if answers[i] == '' then
+    redis.call('ZADD', key, now, ARGV[2])
+    redis.call('PEXPIRE', key, math.ceil(tonumber(ARGV[2 * i + 3]) * 1000))
+  end
+end
+return answers
+"""
+
+
+class RedisWindows:
+    """Sliding windows in Redis (django-redis's client and connections): one sorted set of
+    request times per counter, counted by `_COUNT_SCRIPT` in one round trip."""
+
+    def __init__(self, cache: Any) -> None:
+        self.cache = cache
+        self.script = cache.client.get_client(write=True).register_script(_COUNT_SCRIPT)
+
+    def count(self, counters: list[Counter], now: float, whole: bool) -> list[float | None]:
+        keys = [self.cache.make_key(key) for key, _, _ in counters]
+        args: list[Any] = [repr(now), f"{now!r}:{uuid.uuid4().hex[:12]}", "1" if whole else "0"]
+        for _, requests, duration in counters:
+            args += [requests, duration]
+        answers = self.script(keys=keys, args=args)
+        return [
+            None if not answer else float(answer) + duration
+            for answer, (_, _, duration) in zip(answers, counters, strict=True)
+        ]
+
+
+class LockedWindows:
+    """Sliding windows in any other cache (the local-memory one of a server without Redis):
+    lists of request times, read and written under this process's lock, so that counting is
+    atomic among the process's threads (such a cache is the process's own anyway)."""
+
+    _lock = threading.Lock()
+
+    def __init__(self, cache: Any) -> None:
+        self.cache = cache
+
+    def count(self, counters: list[Counter], now: float, whole: bool) -> list[float | None]:
+        answers: list[float | None] = []
+        with self._lock:
+            histories = self.cache.get_many([key for key, _, _ in counters])
+            writes: dict[int, dict[str, list[float]]] = {}
+            for key, requests, duration in counters:
+                history = [t for t in histories.get(key) or [] if t > now - duration]
+                if len(history) >= requests:
+                    answers.append(history[requests - 1] + duration)  # newest first
+                else:
+                    answers.append(None)
+                    writes.setdefault(duration, {})[key] = [now, *history]
+            if whole and any(answer is not None for answer in answers):
+                return answers
+            for duration, values in writes.items():
+                self.cache.set_many(values, duration)
+        return answers
+
+
+_windows: dict[int, tuple[Any, RedisWindows | LockedWindows]] = {}
+
+
+def windows_of(cache: Any) -> RedisWindows | LockedWindows:
+    """The counting of `cache`: in Redis itself for django-redis, under a lock otherwise."""
+    found = _windows.get(id(cache))
+    if found is None or found[0] is not cache:
+        client = getattr(cache, "client", None)
+        kind = RedisWindows if callable(getattr(client, "get_client", None)) else LockedWindows
+        found = _windows[id(cache)] = (cache, kind(cache))
+    return found[1]
+
+
+def count(
+    counters: list[Counter], *, cache: Any = None, now: float | None = None, whole: bool = False
+) -> float:
+    """Count one request in every counter: 0.0 when all had room, else the seconds until every
+    refusing counter has room again. A refused request is counted by the counters with room
+    all the same, as separate throttles would, unless `whole` (all or nothing: counted only
+    when every counter lets it through). 0.0 too when the cache fails (logged at most once a
+    minute): play matters more than rate limits."""
+    if not counters:
+        return 0.0
+    cache = cache if cache is not None else shared_cache()
+    now = ScopeThrottle.timer() if now is None else now
+    try:
+        frees = windows_of(cache).count(counters, now, whole)
+    except CACHE_ERRORS as exc:  # the cache is down: let the request through
+        _warn_degraded(exc)
+        return 0.0
+    waits = [max(0.001, free - now) for free in frees if free is not None]
+    return max(waits, default=0.0)
+
+
+def counters_for(base: str, idents: dict[str, str | None]) -> list[Counter]:
+    """The counters of scope `base` for the idents of each kind (`KINDS`), of the kinds with a
+    rate (`<base>_<kind>` in the settings) and an ident."""
+    found = []
+    for kind in KINDS:
+        scope = f"{base}_{kind}"
+        rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
+        ident = idents.get(kind)
+        if rate is None or not ident:
+            continue
+        requests, duration = ScopeThrottle().parse_rate(rate)
+        found.append(
+            (ScopeThrottle.cache_format % {"scope": scope, "ident": ident}, requests, duration)
+        )
+    return found
+
+
+def client_idents(player_id: int | None, address: str) -> dict[str, str | None]:
+    """The ident of each kind for a player (None: none yet) at a client address."""
+    return {
+        "player": None if player_id is None else f"p{player_id}",
+        "ip": address or None,
+        "net": addresses.network_of(address) if address else None,
+    }
+
 
 class ScopeThrottle(SimpleRateThrottle):
     """Counts a request of the view's scope once per kind with a rate: the player (wherever the
-    request comes from), the IP address (REMOTE_ADDR, or the client address that NUM_PROXIES
-    trusted proxies put in X-Forwarded-For) and the network (that address widened to its /24 or
-    /64). The request is refused when any kind is over its rate; the kinds that allowed it
-    count it all the same, as separate throttles would.
+    request comes from), the client address (games/addresses.py) and its network (/24 or /64).
+    The request is refused when any kind is over its rate; the kinds that allowed it count it
+    all the same, as separate throttles would. A view that may make a guest of a request
+    without a player (`creates_guest = True`) counts it in the "guests" scope as well: starting
+    a game as a new guest is creating a guest.
 
-    A sliding window per counter, as DRF's `SimpleRateThrottle` (whose rate format, clock and
-    key format it takes): the times of the requests of the last `duration` seconds, newest
-    first. All the counters of a request are read with one
-    `get_many` and written with one `set_many` per window length (one in practice): two cache
-    round trips whatever the number of kinds.
+    A sliding window per counter, as DRF's `SimpleRateThrottle` (whose rate format and key
+    format it takes), counted atomically (`count`): one cache round trip a request, whatever
+    the number of kinds, and parallel requests cannot pass together on a count each read
+    before the other wrote.
     """
 
     cache: Any = None  # None: the process's `shared_cache()`
 
     def __init__(self) -> None:  # the rates depend on the view: see `counters`
-        self.refused: list[tuple[list[float], int, int]] = []  # (history, requests, duration)
-        self.now = 0.0
+        self.waiting = 0.0
 
-    def counters(self, request: Any, base: str) -> list[tuple[str, int, int]]:
-        """(cache key, requests allowed, window in seconds) of each kind with a rate."""
-        found = []
-        for kind in KINDS:
-            scope = f"{base}_{kind}"
-            rate = api_settings.DEFAULT_THROTTLE_RATES.get(scope)
-            if rate is None:
-                continue
-            ident = self._ident(request, kind)
-            if ident is None:
-                continue
-            requests, duration = self.parse_rate(rate)
-            found.append((self.cache_format % {"scope": scope, "ident": ident}, requests, duration))
-        return found
-
-    def _ident(self, request: Any, kind: str) -> str | None:
-        if kind == "player":
-            player = identity.current_player(request)
-            # A first visit has no player yet: the address counts it (the guest it creates is new).
-            return None if player is None else f"p{player.pk}"
-        address = addresses.request_address(request)
-        if kind == "ip":
-            return address or None
-        return addresses.network_of(address) if address else None
-
-    def allow_request(self, request: Any, view: Any) -> bool:
+    def counters(self, request: Any, view: Any) -> list[Counter]:
         base = getattr(view, "throttle_scope", None)
         if not base:
-            return True
-        counters = self.counters(request, base)
-        if not counters:
-            return True
-        cache = self.cache if self.cache is not None else shared_cache()
-        try:
-            histories = cache.get_many([key for key, _, _ in counters])
-            self.now = now = self.timer()
-            writes: dict[int, dict[str, list[float]]] = {}
-            for key, requests, duration in counters:
-                history = [t for t in histories.get(key) or [] if t > now - duration]
-                if len(history) >= requests:
-                    self.refused.append((history, requests, duration))
-                else:
-                    writes.setdefault(duration, {})[key] = [now, *history]
-            for duration, values in writes.items():
-                cache.set_many(values, duration)
-        except CACHE_ERRORS as exc:  # the cache is down: let the request through
-            _warn_degraded(exc)
-            return True
-        return not self.refused
+            return []
+        player = identity.current_player(request)
+        idents = client_idents(
+            None if player is None else player.pk, addresses.request_address(request)
+        )
+        found = counters_for(base, idents)
+        if player is None and getattr(view, "creates_guest", False) and base != GUESTS:
+            found += counters_for(GUESTS, idents)
+        return found
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        self.waiting = count(self.counters(request, view), cache=self.cache)
+        return self.waiting == 0.0
 
     def wait(self) -> float:
-        """Seconds until every refusing counter allows again: until enough of its counted
-        requests are older than its window (DRF's estimate gives up when rates were lowered)."""
-        return max(
-            max(0.0, duration - (self.now - history[requests - 1]))
-            for history, requests, duration in self.refused
-        )
+        """Seconds until every refusing counter has room again (DRF's estimate gives up when
+        rates were lowered)."""
+        return self.waiting
+
+
+#: The scope of creating a guest.
+GUESTS = "guests"
+#: The scope of starting a ranked attempt at one daily (its idents carry the daily's id).
+RANKED = "ranked"
+
+
+def ranked_start_admit(request: Any, daily_id: int) -> bool:
+    """Whether a new ranked attempt at daily `daily_id` may start from this request's address
+    and network (`ranked_ip`, `ranked_net`), counting it if so: many throwaway guests on one
+    address cannot fill a board, while a household behind one address still plays. Past the
+    limit the start is practice (`services.attempt_start`)."""
+    address = addresses.request_address(request)
+    idents = {
+        kind: f"d{daily_id}:{ident}"
+        for kind, ident in client_idents(None, address).items()
+        if ident
+    }
+    # All or nothing: a start refused for its address does not use up its network's places.
+    return count(counters_for(RANKED, idents), cache=ScopeThrottle.cache, whole=True) == 0.0
 
 
 #: The throttles of every API view, by the view's `throttle_scope`.

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.api import identity, openapi
+from games.api import identity, openapi, throttles
 from games.api.errors import error_body
 from games.api.parsers import body_size_check
 from games.api.serializers import (
@@ -48,10 +48,12 @@ from games.state import attempt_state
 
 class ApiView(identity.PlayerCookieMixin, APIView):
     """The base of our views: the player cookie on the way out, throttles by scope, small
-    bodies. A view sets `throttle_scope` to be throttled."""
+    bodies. A view sets `throttle_scope` to be throttled, and `creates_guest` when it makes a
+    guest of a request without a player (then the guests' throttles count it too)."""
 
     throttle_classes = THROTTLE_CLASSES
     throttle_scope: str | None = None
+    creates_guest = False
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # A wrong method is 405 whatever the throttles say (DRF throttles first).
@@ -97,6 +99,7 @@ class DailyDetailView(ApiView):
 
 class DailyAttemptsView(ApiView):
     throttle_scope = "starts"
+    creates_guest = True
 
     @openapi.DAILY_ATTEMPTS_POST
     def post(self, request: Request, game: str, date: str) -> Response:
@@ -107,6 +110,7 @@ class DailyAttemptsView(ApiView):
             daily=daily,
             device=identity.device_of(request),
             address=identity.client_address(request),
+            admit=lambda: throttles.ranked_start_admit(request, daily.pk),
         )
         return Response(
             render_state(attempt_state(attempt)),
@@ -116,6 +120,7 @@ class DailyAttemptsView(ApiView):
 
 class PracticeView(ApiView):
     throttle_scope = "starts"
+    creates_guest = True
 
     @openapi.PRACTICE_POST
     def post(self, request: Request) -> Response:
@@ -235,6 +240,7 @@ class PlayersView(ApiView):
 
 class MeView(ApiView):
     throttle_scope = "renames"
+    creates_guest = True
 
     def get_throttles(self) -> list[Any]:
         return super().get_throttles() if self.request.method == "PATCH" else []

@@ -4,6 +4,7 @@ a full replay), finishing, resigning, verifying, disqualifying."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -31,7 +32,12 @@ def _dealt_foundation_cards(game: str, deal_string: str) -> int:
 
 
 def attempt_start(
-    *, player: Player, daily: DailyChallenge, device: str = "", address: str | None = None
+    *,
+    player: Player,
+    daily: DailyChallenge,
+    device: str = "",
+    address: str | None = None,
+    admit: Callable[[], bool] | None = None,
 ) -> tuple[Attempt, bool]:
     """Start, or resume, this player's attempt at a daily: ranked today, practice on a past
     day; a future daily is not found. A ranked attempt begun before midnight is resumed while
@@ -40,7 +46,9 @@ def attempt_start(
     One ranked attempt per daily per player, and per device (the browser's device cookie, as
     `device`): a browser that has played today's daily as another player (an account, then a
     guest after logging out) starts practice. `address` is the client's, kept with the attempt
-    (with its network) for the review of held results."""
+    (with its network) for the review of held results. `admit`, when given, is asked before a
+    new ranked attempt is made: False starts practice instead (the API's limit of new ranked
+    attempts per address and network)."""
     today = clock.today()
     if daily.date > today or not daily.published:
         raise NotFound("There is no such daily yet.", code="daily_not_found")
@@ -57,7 +65,7 @@ def attempt_start(
             attempt = mine.filter(ranked=True).first()  # resumed whatever its state
             if attempt is not None:
                 return attempt, False
-            ranked = not _device_played(daily, device)
+            ranked = not _device_played(daily, device) and (admit is None or admit())
         if not ranked:
             attempt = (
                 mine.filter(ranked=False, status=Attempt.Status.PLAYING)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 
 import pytest
@@ -81,28 +82,6 @@ class CountingCache:
             return method(*args, **kwargs)
 
         return counted
-
-
-@pytest.mark.django_db
-def test_every_kind_of_a_request_is_counted_with_one_read_and_one_write(
-    settings, daily, monkeypatch
-):
-    from django.core.cache import cache
-
-    rates(settings, starts_player="100/min", starts_ip="100/min", starts_net="100/min")
-    counting = CountingCache(cache)
-    monkeypatch.setattr(throttles.ScopeThrottle, "cache", counting)
-    client = APIClient()
-    client.post(f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/")  # a player now
-    counting.calls.clear()
-
-    answer = client.post(f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/")
-
-    assert answer.status_code == 200  # the attempt already started
-    assert [name for name, _ in counting.calls] == ["get_many", "set_many"]
-    read, written = counting.calls[0][1][0], counting.calls[1][1][0]
-    assert len(read) == 3  # the player, the address and the network
-    assert set(written) == set(read)
 
 
 @pytest.mark.django_db
@@ -192,3 +171,173 @@ def test_a_database_failure_in_a_throttle_is_not_taken_for_the_cache(
     assert answer.status_code == 503
     assert answer.json()["code"] == "database_unavailable"
     assert "throttles degraded" not in caplog.text
+
+
+# -- counting is atomic ----------------------------------------------------------------------
+
+
+class SlowCache:
+    """A cache that takes a moment to answer, as a cache over the network does."""
+
+    def __init__(self, cache):
+        self.cache = cache
+
+    def get_many(self, *args, **kwargs):
+        time.sleep(0.002)
+        return self.cache.get_many(*args, **kwargs)
+
+    def set_many(self, *args, **kwargs):
+        time.sleep(0.002)
+        return self.cache.set_many(*args, **kwargs)
+
+
+class GuestsView:
+    throttle_scope = "guests"
+
+
+def parallel_requests(settings, cache, number: int) -> list[bool]:
+    """Whether each of `number` requests from one address, released together, was allowed."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from django.test import RequestFactory
+
+    barrier = Barrier(number)
+
+    def one(_: int) -> bool:
+        request = RequestFactory().post("/api/players/", REMOTE_ADDR="192.0.2.77")
+        throttle = throttles.ScopeThrottle()
+        throttle.cache = cache
+        barrier.wait(timeout=10)
+        return throttle.allow_request(request, GuestsView())
+
+    with ThreadPoolExecutor(number) as pool:
+        return list(pool.map(one, range(number)))
+
+
+def test_parallel_requests_never_pass_together_on_counts_read_before_the_other_wrote(settings):
+    """Forty requests at the same moment against a limit of 10, counted in a cache that takes
+    a moment to answer: exactly 10 pass (the local cache is counted under a lock)."""
+    from django.core.cache import caches
+
+    rates(settings, guests_ip="10/min", guests_net="1000/min")
+    cache = SlowCache(caches.create_connection("default"))
+
+    assert parallel_requests(settings, cache, 40).count(True) == 10
+
+
+@pytest.mark.redis
+def test_parallel_requests_counted_in_redis_never_pass_together(settings):
+    """The same crowd counted in Redis (one script per request, atomic in Redis)."""
+    rates(settings, guests_ip="10/min", guests_net="1000/min")
+
+    assert parallel_requests(settings, throttles.shared_cache(), 40).count(True) == 10
+
+
+def test_a_refused_request_waits_at_most_its_window():
+    counter = [(f"throttle_{uuid.uuid4().hex}_wait", 2, 60)]
+
+    waits = [throttles.count(counter) for _ in range(3)]
+
+    assert waits[:2] == [0.0, 0.0]
+    assert 59 < waits[2] <= 60
+
+
+def test_a_request_costs_one_round_trip_to_redis_whatever_its_kinds(settings, daily, monkeypatch):
+    """With Redis, every counter of a request is counted by one script call; without, the
+    local cache is read and written once each, under the lock."""
+    from django.core.cache import cache
+
+    rates(settings, starts_player="100/min", starts_ip="100/min", starts_net="100/min")
+    counting = CountingCache(cache)
+    monkeypatch.setattr(throttles.ScopeThrottle, "cache", counting)
+    windows = throttles.windows_of(counting)
+    calls = []
+    if settings.REDIS_URL:
+        windows = throttles.RedisWindows(cache)
+        monkeypatch.setattr(throttles, "windows_of", lambda _: windows)
+        script = windows.script
+        monkeypatch.setattr(
+            windows, "script", lambda **kwargs: calls.append(kwargs) or script(**kwargs)
+        )
+    client = APIClient()
+    client.post(f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/")  # a player now
+    calls.clear()
+    counting.calls.clear()
+
+    answer = client.post(f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/")
+
+    assert answer.status_code == 200  # the attempt already started
+    if settings.REDIS_URL:
+        assert len(calls) == 1
+        assert len(calls[0]["keys"]) == 3  # the player, the address and the network
+        assert counting.calls == []
+    else:
+        assert [name for name, _ in counting.calls] == ["get_many", "set_many"]
+        assert len(counting.calls[0][1][0]) == 3
+
+
+# -- guests and ranked starts (issue 17: one person, one row) --------------------------------
+
+
+@pytest.mark.django_db
+def test_starting_a_game_as_a_new_guest_counts_as_making_a_guest(settings, daily):
+    rates(settings, guests_ip="3/min", starts_ip="100/min", starts_player="100/min")
+    path = f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/"
+    practice = {"game": "munger", "seed": 7}
+
+    new_guests = [APIClient().post(path, REMOTE_ADDR="192.0.2.30").status_code for _ in range(3)]
+    fourth = APIClient().post(path, REMOTE_ADDR="192.0.2.30")
+    by_practice = APIClient().post("/api/practice/", practice, REMOTE_ADDR="192.0.2.30")
+    elsewhere = APIClient().post(path, REMOTE_ADDR="198.51.100.30")
+
+    assert new_guests == [201, 201, 201]
+    assert fourth.status_code == 429 and fourth.json()["code"] == "throttled"
+    assert by_practice.status_code == 429
+    assert elsewhere.status_code == 201
+
+
+@pytest.mark.django_db
+def test_a_player_who_has_a_cookie_starts_without_the_guests_throttle(settings, daily):
+    rates(settings, guests_ip="1/min", starts_ip="100/min", starts_player="100/min")
+    player = APIClient()
+    assert player.post("/api/players/", REMOTE_ADDR="192.0.2.31").status_code == 201
+
+    started = player.post(
+        f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/", REMOTE_ADDR="192.0.2.31"
+    )
+
+    assert started.status_code == 201
+
+
+@pytest.mark.django_db
+def test_ranked_starts_of_one_daily_are_limited_per_address_and_network(settings, daily):
+    from games.models import Attempt
+
+    rates(
+        settings,
+        ranked_ip="3/day",
+        ranked_net="5/day",
+        guests_ip="100/min",
+        starts_ip="100/min",
+        starts_net="100/min",
+    )
+    path = f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/"
+
+    def start(client, address):
+        answer = client.post(path, REMOTE_ADDR=address)
+        return answer.status_code, answer.json()["ranked"]
+
+    household = [APIClient() for _ in range(4)]
+    at_home = [start(p, "198.51.100.40") for p in household]
+    resumed = start(household[0], "198.51.100.40")
+    next_door = [start(APIClient(), "198.51.100.41") for _ in range(3)]
+    elsewhere = start(APIClient(), "198.51.101.1")
+
+    # A household of three plays ranked; the fourth new player there plays practice.
+    assert at_home == [(201, True)] * 3 + [(201, False)]
+    assert resumed == (200, True)  # their own attempt is never counted again
+    # The network's five places: the refused start at home did not use one up.
+    assert next_door == [(201, True), (201, True), (201, False)]
+    assert elsewhere == (201, True)
+    assert Attempt.objects.filter(daily=daily, ranked=True).count() == 6

@@ -131,9 +131,17 @@ def _server_env(database: Path, port: int) -> dict[str, str]:
         # Names of its own in the shared Redis: its database's ids repeat those of the other
         # workers' servers, and an attempt's socket group is named by its id.
         env["REDIS_KEY_PREFIX"] = f"test-e2e-{uuid.uuid4().hex[:12]}"
-    # Every test browser comes from 127.0.0.1: creating guests and accounts is throttled per
-    # address, which the tests would otherwise share (with Redis, across runs too).
-    for scope in ("GUESTS_IP", "GUESTS_NET", "ACCOUNTS_IP", "ACCOUNTS_NET"):
+    # Every test browser comes from 127.0.0.1: creating guests and accounts, and ranked starts
+    # of a daily, are throttled per address, which the tests would otherwise share (with
+    # Redis, across runs too).
+    for scope in (
+        "GUESTS_IP",
+        "GUESTS_NET",
+        "ACCOUNTS_IP",
+        "ACCOUNTS_NET",
+        "RANKED_IP",
+        "RANKED_NET",
+    ):
         env.setdefault(f"THROTTLE_{scope}", "1000/min")
     return env
 
