@@ -86,6 +86,7 @@ class Servers:
         base_port: int = 18400,
         days: int = 1,
         faketime: str | None = None,
+        clock_offset: float | None = None,
         pool_size: int | None = None,
         quiet: bool = False,
         extra_env: dict[str, str] | None = None,
@@ -95,6 +96,7 @@ class Servers:
         self.base_port = base_port
         self.days = days
         self.faketime = faketime
+        self.clock_offset = clock_offset
         self.pool_size = pool_size
         self.quiet = quiet
         self.tmp = tempfile.TemporaryDirectory(prefix="patience-bench-")
@@ -178,6 +180,8 @@ class Servers:
 
     def start(self) -> None:
         env = self.env()
+        if self.clock_offset:
+            env["CLOCK_OFFSET_SECONDS"] = f"{self.clock_offset:.3f}"
         if self.faketime:
             env["FAKETIME"] = self.faketime
             env["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"

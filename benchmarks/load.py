@@ -2,10 +2,12 @@
 
 Run: `.venv/bin/python benchmarks/load.py [--players 300] [--moves 10] [--runs 1]`.
 
-The compose-like setup on loopback: PostgreSQL, Redis and three uvicorn processes. The servers
-run under libfaketime (Debian package `faketime`) with their clock moved forward so that it
-reads 23:59:<60 - lead> UTC once they are up (`FAKETIME="+<offset>"`, the same offset in every
-process, the monotonic clock left alone); today's and tomorrow's dailies are scheduled first.
+The compose-like setup on loopback: PostgreSQL, Redis and three uvicorn processes. The servers'
+game clock (games/clock.py) runs ahead so that it reads 23:59:<60 - lead> UTC once they are up
+(`CLOCK_OFFSET_SECONDS`, the same offset in every process; nothing else in the process is
+slowed); today's and tomorrow's dailies are scheduled first. `--faketime` moves the servers'
+whole clock with libfaketime instead (Debian package `faketime`, `FAKETIME="+<offset>"`, the
+monotonic clock left alone), as a cross-check: it costs every call that reads the time.
 The day rolls over while the benchmark waits. Half a second after the servers' midnight, every
 player at once (players spread round-robin over the processes): `POST /api/players/`,
 `GET /api/dailies/` (which must list the new date), `POST /api/dailies/<game>/<new date>/
@@ -157,7 +159,10 @@ async def bench(args: argparse.Namespace) -> tuple[list[dict], list[str]]:
                 # The clock reads 23:59:(60 - lead) about when the servers are up.
                 target = dt.datetime.fromisoformat(new_day).replace(tzinfo=dt.UTC).timestamp()
                 offset = round(target - args.lead - args.startup - time.time(), 3)
-                servers.faketime = f"{offset:+.3f}"
+                if args.faketime:
+                    servers.faketime = f"{offset:+.3f}"
+                else:
+                    servers.clock_offset = offset
             servers.start()
             row = await spike(servers, offset, new_day, lines, args)
             row["run"] = run
@@ -208,9 +213,16 @@ def main() -> None:
         action="store_true",
         help="no clock change: the spike starts today's dailies at once",
     )
+    parser.add_argument(
+        "--faketime",
+        action="store_true",
+        help="move the servers' whole clock with libfaketime (a cross-check) instead of the "
+        "game clock's CLOCK_OFFSET_SECONDS",
+    )
     args = parser.parse_args()
     print(machine())
-    when = "at once" if args.no_faketime else "at the servers' midnight + 0.5 s (libfaketime)"
+    how = "libfaketime" if args.faketime else "CLOCK_OFFSET_SECONDS"
+    when = "at once" if args.no_faketime else f"at the servers' midnight + 0.5 s ({how})"
     print(
         f"{args.players} players start the new day's dailies {when} ({POSTGRES_3.name}), "
         f"{args.moves} moves each over REST, then resign; {args.runs} runs\n"

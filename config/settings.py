@@ -107,6 +107,15 @@ if DEBUG and not all_loopback(ALLOWED_HOSTS):
         f"[::1]), not {', '.join(exposed)}. Set DEBUG=false to serve other hosts."
     )
 
+# Benchmarks only: the game clock of this process runs this many seconds ahead (games/clock.py).
+# A site served to other machines refuses it: its days must be the real ones.
+CLOCK_OFFSET_SECONDS = float(os.environ.get("CLOCK_OFFSET_SECONDS", "") or 0)
+if CLOCK_OFFSET_SECONDS and not all_loopback(ALLOWED_HOSTS):
+    raise ImproperlyConfigured(
+        "CLOCK_OFFSET_SECONDS moves the game's clock for benchmarks on this machine only; "
+        "it is refused when ALLOWED_HOSTS names other hosts."
+    )
+
 # Served to other machines, the key must come from the environment (config/security.py).
 SECRET_KEY = secret_key(os.environ, BASE_DIR, required=not all_loopback(ALLOWED_HOSTS))
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])

@@ -1,18 +1,32 @@
 """The server's clock: the one place that says what time and what day it is (UTC).
 
-Tests travel in time by patching `now` (see tests/games/conftest.py's `travel` fixture).
+Tests travel in time by patching `now` (see tests/games/conftest.py's `travel` fixture). A
+server process may run ahead of (or behind) the real time by `CLOCK_OFFSET_SECONDS` (a setting
+for benchmarks only, refused unless every allowed host is a loopback one): the rollover
+benchmark moves its servers to a minute before midnight this way, at no cost per call, instead
+of through an LD_PRELOAD clock library, which slowed every process down by about four times.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.utils import timezone
+
+_offset: dt.timedelta | None = None
+
+
+def _offset_of_this_process() -> dt.timedelta:
+    global _offset
+    if _offset is None:
+        _offset = dt.timedelta(seconds=float(getattr(settings, "CLOCK_OFFSET_SECONDS", 0) or 0))
+    return _offset
 
 
 def now() -> dt.datetime:
     """The current instant, aware, in UTC."""
-    return timezone.now().astimezone(dt.UTC)
+    return timezone.now().astimezone(dt.UTC) + _offset_of_this_process()
 
 
 def today() -> dt.date:

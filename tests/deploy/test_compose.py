@@ -35,7 +35,7 @@ BASE_EXECUTABLES = {"python", "sh"}
 #: The console scripts of the pinned packages that the commands run.
 EXECUTABLE_PACKAGES = {"gunicorn": "gunicorn", "celery": "celery"}
 #: Read by config/settings.py, but for development only (no DATABASE_URL): not for a deployment.
-DEVELOPMENT_ONLY_SETTINGS = {"SQLITE_PATH"}
+DEVELOPMENT_ONLY_SETTINGS = {"SQLITE_PATH", "CLOCK_OFFSET_SECONDS"}
 
 
 # --- Loading --------------------------------------------------------------------------------------
