@@ -19,6 +19,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..base import Game
+from .registry import rules_for
+from .rules import EXACT
+
 WEIGHTS = {"search": 0.3, "length": 0.2, "greed": 0.25, "reach": 0.25}
 
 
@@ -52,3 +56,65 @@ def difficulty_of(stats: dict[str, Any], cuts: Sequence[float]) -> int:
     score = score_of(stats)
     stats["difficulty_score"] = round(score, 4)
     return 1 + sum(score >= cut for cut in cuts)
+
+
+def difficulty_inputs(start: Game, line: list[str]) -> dict[str, Any]:
+    """What the difficulty formula reads, besides the search effort.
+
+    Walks the par line token by token on a copy of the game; wherever the line continues with
+    one of the solver's candidate steps (in the order the par search generates them), counts a
+    decision if there were several candidates, and an agreement if the line took the first one
+    (what a greedy player would play).
+    """
+    game = start.copy()
+    rules = rules_for(start, EXACT)
+    lower = rules.lower_bound(rules.root()[0])
+    choices = agreements = steps = 0
+    position = 0
+    while position < len(line):
+        state = rules.state_of(game)
+        candidates = [step for step, _, _ in rules.children(state)]
+        matched = [line[position]]
+        for index, step in enumerate(candidates):
+            tokens = rules.step_tokens(state, step)
+            if line[position : position + len(tokens)] == tokens:
+                matched = tokens
+                steps += 1
+                choices += len(candidates) > 1
+                agreements += index == 0
+                break
+        for token in matched:
+            game.push(token)
+        position += len(matched)
+    return {
+        "lower_bound": lower,
+        "decisions": choices,
+        "steps": steps,
+        "greedy_agreement": round(agreements / steps, 4) if steps else 1.0,
+        "greedy_reach": greedy_reach(start),
+    }
+
+
+#: Steps a greedy player plays at most, in `greedy_reach`.
+GREEDY_STEPS = 400
+
+
+def greedy_reach(start: Game) -> int:
+    """Foundation cards a greedy player reaches: always the first candidate step not leading
+    back to a position seen before, no backtracking, at most GREEDY_STEPS steps."""
+    rules = rules_for(start, EXACT)
+    state, _ = rules.root()
+    seen = {rules.key(state)}
+    for _ in range(GREEDY_STEPS):
+        if rules.won(state):
+            break
+        for _, child, _ in rules.children(state):
+            key = rules.key(child)
+            if key not in seen:
+                seen.add(key)
+                state = child
+                break
+        else:
+            break
+    tail = state[1]
+    return int(tail[0] + tail[1] + tail[2] + tail[3])

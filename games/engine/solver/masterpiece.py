@@ -1,149 +1,271 @@
-"""Masterpiece for the solver: an exact search over the open layout.
+"""Masterpiece for the solver: an exact search over the open layout (docs/solver.md).
 
-A step of the search is a tuple of move tokens (here always one) played through the engine's
-rule functions.
+The state is a pair of immutable byte strings, like Munger's:
 
-Dominances used (docs/solver.md has the proofs):
+- `rows`: ten `bytes`, the main rows M1..M8 then the auxiliary rows A1, A2, each from the centre
+  outwards (the last card is the free one);
+- `tail`: the four foundation counts (C D H S, the Ace included), the building direction (0 not
+  fixed yet, 1 up, 2 down) and the cellar (0 when empty, else the card's number plus one).
 
-- Safe foundation moves (`_safe`): once the building direction is fixed, a card that can go to
-  its foundation from a main row or the cellar goes at once, without branching, when no card of
-  its suit still to come after it lies in an auxiliary row.
+Every step moves one card. Dominances (docs/solver.md has the proofs), in every mode but
+`plain`:
+
+- Safe foundation moves: once the building direction is fixed, a card that can go to its
+  foundation from a main row or the cellar goes at once, without branching, when no card of its
+  suit still to come after it lies in an auxiliary row. They never lengthen the shortest win.
 - Of several empty main rows only the first is offered, and a lone card never moves from one
   main row into an empty one (the position would be the same up to the order of the rows).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..base import Game
 from ..cards import KING, RANK, SUIT
 from ..masterpiece import Masterpiece
-from .rules import SolverRules
-from .search import Step
+from .rules import DECIDE, PLAIN, Child, SolverRules, Step
 
-ROW = (*(f"M{k}" for k in range(1, 9)), "A1", "A2")
+#: Indices into the tail.
+DIRECTION, CELLAR = 4, 5
+UP, DOWN = 1, 2
+ROWS = 10
 MAIN = range(8)
 AUX = (8, 9)
+#: A state: (rows, tail).
+State = tuple[tuple[bytes, ...], bytes]
+
+# Step kinds, the fields after the kind:
+MF = 0  # (MF, r): the free card of main row r to its foundation
+CF = 1  # (CF,): the cellar card to its foundation
+RM = 2  # (RM, r, j): the free card of row r (main or auxiliary) onto main row j
+CM = 3  # (CM, j): the cellar card onto main row j
+RC = 4  # (RC, r): the free card of row r into the cellar
+
+BYTE = tuple(bytes((b,)) for b in range(256))
+ROW = (*(f"M{k}" for k in range(1, 9)), "A1", "A2")
+TOKEN_MF = tuple(f"{name}>F" for name in ROW)
+TOKEN_RM = tuple(tuple(f"{a}>{b}" for b in ROW) for a in ROW)
+TOKEN_CM = tuple(f"C>{name}" for name in ROW)
+TOKEN_RC = tuple(f"{name}>C" for name in ROW)
+
+
+def next_rank(count: int, direction: int) -> int:
+    """The rank a foundation of `count` cards takes next once the direction is fixed (0 when
+    complete)."""
+    if count == 13:
+        return 0
+    return count + 1 if direction == UP else 14 - count
+
+
+def _neighbours(card: int) -> tuple[int, ...]:
+    """The cards of the same suit one rank lower and higher (rule 5)."""
+    rank = RANK[card]
+    return tuple(n for n, r in ((card - 1, rank - 1), (card + 1, rank + 1)) if 2 <= r <= KING)
+
+
+#: NEIGHBOURS[c]: the cards a card c may be built on (same suit, one rank apart; no Aces).
+NEIGHBOURS = tuple(_neighbours(c) for c in range(52))
 
 
 class MasterpieceRules(SolverRules):
-    """Solver view of a Masterpiece game, played in place on an engine object."""
-
-    game: Masterpiece
+    """The solver's view of a Masterpiece position."""
 
     GAME = Masterpiece
-    #: Plain A* (weight 1) usually finishes here, proving the par optimal.
-    PAR_PLAN = (("best_first", 2.0, 0.4), ("best_first", 1.0, 1.0))
     DIFFICULTY_CUTS = (0.478, 0.517, 0.544, 0.588)
     CANDIDATE_SECONDS = 2.0
+    PAR_SECONDS = 60.0
     SIMPLE_BOUND = 48  # 48 cards up
 
-    def __init__(self, game: Masterpiece, *, plain: bool = False, ordered: bool = False) -> None:
-        """`plain=True` turns every dominance off (for the tests that check them);
-        `ordered=True` sorts the moves by the lower bound of where they lead (one move of
-        look-ahead), which finds a first line fast and short, at twice the cost per position."""
-        super().__init__(game)
-        self.plain = plain
-        self.ordered = ordered
-
-    @classmethod
-    def for_search(cls, game: Game, *, shortest: bool, plain: bool = False) -> MasterpieceRules:
-        """Deciding orders the steps by one move of look-ahead (`ordered`); the par search,
-        whose own bound does that job, does not."""
+    def __init__(self, game: Game, mode: str = DECIDE) -> None:
+        super().__init__(game, mode)
         assert isinstance(game, Masterpiece)
-        return cls(game, plain=plain, ordered=not shortest)
+        self.game = game
+        self.autos = mode != PLAIN
+        self.symmetric = mode != PLAIN
+        self.ordered = mode == DECIDE
 
-    def _fits_foundation(self, card: int) -> bool:
-        g = self.game
+    # -- the state ------------------------------------------------------------------------
+
+    def state_of(self, game: Masterpiece) -> State:
+        rows = tuple(bytes(row) for row in game.rows)
+        direction = {0: 0, 1: UP, -1: DOWN}[game.direction]
+        tail = bytes((*game.foundation, direction, game.cellar + 1))
+        return rows, tail
+
+    def root(self) -> tuple[State, list[str]]:
+        rows, tail = self.state_of(self.game)
+        tokens: list[str] = []
+        rows, tail, _ = self._settle(rows, tail, tokens)
+        return (rows, tail), tokens
+
+    def key(self, state: State) -> bytes:
+        """Main rows sorted, auxiliary rows sorted (each kind is interchangeable), then the
+        tail (foundations, direction, cellar)."""
+        rows, tail = state
+        main = sorted(rows[:8])
+        aux = sorted(rows[8:])
+        return b"\xff".join([*main, b"", *aux, tail])
+
+    def won(self, state: State) -> bool:
+        tail = state[1]
+        return tail[0] + tail[1] + tail[2] + tail[3] == 52
+
+    def lower_bound(self, state: State) -> int:
+        """One move per card off the foundations, plus one more for every card that must
+        step aside first: an auxiliary-row card (it never goes straight up), and a main-row
+        card lying further out than a card of its suit that must reach the foundation before
+        it. With the direction open, the smaller of the two bounds."""
+        rows, tail = state
+        base = 52 - (tail[0] + tail[1] + tail[2] + tail[3]) + len(rows[8]) + len(rows[9])
+        direction = tail[DIRECTION]
+        if direction == UP:
+            return base + _blocked(rows, UP)
+        if direction == DOWN:
+            return base + _blocked(rows, DOWN)
+        return base + min(_blocked(rows, UP), _blocked(rows, DOWN))
+
+    # -- foundations ------------------------------------------------------------------------
+
+    @staticmethod
+    def _fits_foundation(card: int, tail: bytes) -> bool:
+        direction = tail[DIRECTION]
         rank = RANK[card]
-        count = g.foundation[SUIT[card]]
-        if g.direction == 0:
+        if direction == 0:
             return rank == 2 or rank == KING
-        if count == 13:
-            return False
-        return rank == (count + 1 if g.direction > 0 else 14 - count)
+        return rank == next_rank(tail[SUIT[card]], direction)
 
-    def _safe(self, card: int) -> bool:
+    @staticmethod
+    def _up(card: int, tail: bytes) -> bytes:
+        """The tail after `card` goes to its foundation (fixing the direction if open)."""
+        s = SUIT[card]
+        direction = tail[DIRECTION] or (UP if RANK[card] == 2 else DOWN)
+        return (
+            tail[:s] + BYTE[tail[s] + 1] + tail[s + 1 : DIRECTION] + BYTE[direction] + tail[CELLAR:]
+        )
+
+    @staticmethod
+    def _safe(card: int, rows: tuple[bytes, ...], direction: int) -> bool:
         """No card of this suit still to come after `card` waits in an auxiliary row."""
-        g = self.game
         suit, rank = SUIT[card], RANK[card]
-        up = g.direction > 0
         for r in AUX:
-            for other in g.rows[r]:
-                if SUIT[other] == suit and (RANK[other] > rank if up else RANK[other] < rank):
+            for other in rows[r]:
+                if SUIT[other] == suit and (
+                    RANK[other] > rank if direction == UP else RANK[other] < rank
+                ):
                     return False
         return True
 
-    def _auto(self, tokens: list[str], records: list[Any]) -> None:
-        g = self.game
-        if g.direction == 0 or self.plain:
-            return
-        decode = self.decode
-        rows = g.rows
+    def _settle(
+        self, rows: tuple[bytes, ...], tail: bytes, tokens: list[str] | None
+    ) -> tuple[tuple[bytes, ...], bytes, int]:
+        """Play the safe foundation moves until none is left; their count (and tokens)."""
+        direction = tail[DIRECTION]
+        if not self.autos or not direction:
+            return rows, tail, 0
+        count = 0
         moved = True
         while moved:
             moved = False
             for r in MAIN:
                 row = rows[r]
-                if row and self._fits_foundation(row[-1]) and self._safe(row[-1]):
-                    token = ROW[r] + ">F"
-                    op = decode[token]
-                    records.append(op[0](g, op[1], op[2]))
-                    tokens.append(token)
+                if not row:
+                    continue
+                card = row[-1]
+                if RANK[card] == next_rank(tail[SUIT[card]], direction) and self._safe(
+                    card, rows, direction
+                ):
+                    rows = (*rows[:r], row[:-1], *rows[r + 1 :])
+                    tail = self._up(card, tail)
+                    count += 1
                     moved = True
-            cellar = g.cellar
+                    if tokens is not None:
+                        tokens.append(TOKEN_MF[r])
+            cellar = tail[CELLAR] - 1
             if (
                 cellar >= 0
                 and (not rows[8] or not rows[9])
-                and self._fits_foundation(cellar)
-                and self._safe(cellar)
+                and RANK[cellar] == next_rank(tail[SUIT[cellar]], direction)
+                and self._safe(cellar, rows, direction)
             ):
-                op = decode["C>F"]
-                records.append(op[0](g, op[1], op[2]))
-                tokens.append("C>F")
+                tail = self._up(cellar, tail)[:CELLAR] + b"\x00"
+                count += 1
                 moved = True
+                if tokens is not None:
+                    tokens.append("C>F")
+        return rows, tail, count
 
-    # -- search interface -----------------------------------------------------------------
+    # -- steps ----------------------------------------------------------------------------
 
-    def lower_bound(self) -> int:
-        """One move per card off the foundations, plus one more for every card that must
-        step aside first: an auxiliary-row card (it never goes straight up), and a card lying
-        further out than a card of its suit that must reach the foundation before it. With
-        the direction open, the smaller of the two bounds."""
-        g = self.game
-        f = g.foundation
-        base = 52 - (f[0] + f[1] + f[2] + f[3]) + len(g.rows[8]) + len(g.rows[9])
-        if g.direction >= 0:
-            up = base + _blocked(g.rows, 1)
-            if g.direction > 0:
-                return up
-        down = base + _blocked(g.rows, -1)
-        return down if g.direction < 0 else min(up, down)
+    def _apply(
+        self, rows: tuple[bytes, ...], tail: bytes, step: Step
+    ) -> tuple[tuple[bytes, ...], bytes]:
+        kind = step[0]
+        if kind == MF:
+            r = step[1]
+            card = rows[r][-1]
+            return (*rows[:r], rows[r][:-1], *rows[r + 1 :]), self._up(card, tail)
+        if kind == RM:
+            r, j = step[1], step[2]
+            card = rows[r][-1]
+            new = list(rows)
+            new[r] = rows[r][:-1]
+            new[j] = rows[j] + BYTE[card]
+            return tuple(new), tail
+        if kind == RC:
+            r = step[1]
+            card = rows[r][-1]
+            return (*rows[:r], rows[r][:-1], *rows[r + 1 :]), tail[:CELLAR] + BYTE[card + 1]
+        cellar = tail[CELLAR] - 1
+        if kind == CF:
+            return rows, self._up(cellar, tail)[:CELLAR] + b"\x00"
+        assert kind == CM
+        j = step[1]
+        return (*rows[:j], rows[j] + BYTE[cellar], *rows[j + 1 :]), tail[:CELLAR] + b"\x00"
 
-    def key(self) -> bytes:
-        g = self.game
-        rows = g.rows
-        main = sorted(bytes(rows[r]) + b"\xff" for r in MAIN)
-        aux = sorted(bytes(rows[r]) + b"\xfe" for r in AUX)
-        tail = bytes((g.cellar & 0xFF, g.direction & 0xFF, *g.foundation))
-        return b"".join((*main, *aux, tail))
+    def play(self, state: State, step: Step) -> State:
+        rows, tail = self._apply(state[0], state[1], step)
+        rows, tail, _ = self._settle(rows, tail, None)
+        return rows, tail
 
-    def moves(self) -> list[Step]:
-        moves = self._moves()
-        if not self.ordered:
-            return moves
-        scored = []
-        for index, move in enumerate(moves):
-            undo = self.play(move)
-            scored.append((self.lower_bound() - len(undo[0]), index, move))
-            self.unplay(undo)
-        scored.sort()
-        return [move for _, _, move in scored]
+    def step_tokens(self, state: State, step: Step) -> list[str]:
+        kind = step[0]
+        if kind == MF:
+            return [TOKEN_MF[step[1]]]
+        if kind == CF:
+            return ["C>F"]
+        if kind == RM:
+            return [TOKEN_RM[step[1]][step[2]]]
+        if kind == CM:
+            return [TOKEN_CM[step[1]]]
+        return [TOKEN_RC[step[1]]]
 
-    def _moves(self) -> list[Step]:
-        g = self.game
-        rows = g.rows
+    def tokens(self, state: State, step: Step) -> list[str]:
+        tokens = self.step_tokens(state, step)
+        rows, tail = self._apply(state[0], state[1], step)
+        self._settle(rows, tail, tokens)
+        return tokens
+
+    def children(self, state: State) -> list[Child]:
+        """The candidate steps with the states they lead to. When deciding, they are sorted by
+        the lower bound of where they lead (one move of look-ahead; stable, so `steps`'s order
+        breaks ties), which finds a first line fast and short."""
+        rows, tail = state
+        out = []
+        settle = self._settle
+        apply = self._apply
+        for step in self.steps(state):
+            new_rows, new_tail = apply(rows, tail, step)
+            new_rows, new_tail, forced = settle(new_rows, new_tail, None)
+            out.append((step, (new_rows, new_tail), 1 + forced))
+        if self.ordered and len(out) > 1:
+            bound = self.lower_bound
+            out.sort(key=lambda child: bound(child[1]) - child[2])
+        return out
+
+    def steps(self, state: State) -> list[Step]:
+        """Candidate steps: to a foundation, from an auxiliary row, emptying a main row,
+        builds, into an empty main row, the cellar last."""
+        rows, tail = state
+        plain = not self.symmetric
         to_foundation: list[Step] = []
         from_aux: list[Step] = []
         empty_row: list[Step] = []
@@ -151,68 +273,57 @@ class MasterpieceRules(SolverRules):
         into_empty: list[Step] = []
         cellar_moves: list[Step] = []
 
-        first_empty = -1
-        for r in MAIN:
-            if not rows[r]:
-                first_empty = r
-                break
-        # Free cards of main rows by suit and rank, for builds.
+        empties = [r for r in MAIN if not rows[r]]
+        first_empty = empties[0] if empties else -1
         tops: dict[int, int] = {}
         for r in MAIN:
             if rows[r]:
                 tops[rows[r][-1]] = r
-
-        cellar = g.cellar
+        cellar = tail[CELLAR] - 1
         cellar_free = cellar >= 0 and (not rows[8] or not rows[9])
 
-        for r in range(10):
+        for r in range(ROWS):
             row = rows[r]
             if not row:
                 continue
             card = row[-1]
-            name = ROW[r]
             is_aux = r >= 8
-            if not is_aux and self._fits_foundation(card):
-                to_foundation.append((name + ">F",))
+            if not is_aux and self._fits_foundation(card, tail):
+                to_foundation.append((MF, r))
             out = from_aux if is_aux else (empty_row if len(row) == 1 else builds)
-            for neighbour in (card - 1, card + 1):
-                if neighbour in tops and SUIT[neighbour] == SUIT[card]:
-                    target = tops[neighbour]
-                    if target != r:
-                        out.append((f"{name}>{ROW[target]}",))
+            for neighbour in NEIGHBOURS[card]:
+                target = tops.get(neighbour)
+                if target is not None and target != r:
+                    out.append((RM, r, target))
             if first_empty >= 0 and (is_aux or len(row) > 1):
-                (from_aux if is_aux else into_empty).append((f"{name}>{ROW[first_empty]}",))
-            if self.plain:  # every empty main row, and lone cards too
-                for e in MAIN:
-                    if (
-                        not rows[e]
-                        and e != r
-                        and not (e == first_empty and (is_aux or len(row) > 1))
-                    ):
-                        into_empty.append((f"{name}>{ROW[e]}",))
+                (from_aux if is_aux else into_empty).append((RM, r, first_empty))
+            if plain:  # every empty main row, and lone cards too
+                for e in empties:
+                    if e != r and not (e == first_empty and (is_aux or len(row) > 1)):
+                        into_empty.append((RM, r, e))
             if cellar < 0:
-                cellar_moves.append((name + ">C",))
+                cellar_moves.append((RC, r))
 
         if cellar_free:
-            if self._fits_foundation(cellar):
-                to_foundation.append(("C>F",))
-            for neighbour in (cellar - 1, cellar + 1):
-                if neighbour in tops and SUIT[neighbour] == SUIT[cellar]:
-                    builds.append((f"C>{ROW[tops[neighbour]]}",))
-            for e in MAIN:
-                if not rows[e] and (e == first_empty or self.plain):
-                    into_empty.append((f"C>{ROW[e]}",))
+            if self._fits_foundation(cellar, tail):
+                to_foundation.append((CF,))
+            for neighbour in NEIGHBOURS[cellar]:
+                target = tops.get(neighbour)
+                if target is not None:
+                    builds.append((CM, target))
+            for e in empties if plain else empties[:1]:
+                into_empty.append((CM, e))
 
         return to_foundation + from_aux + empty_row + builds + into_empty + cellar_moves
 
 
-def _blocked(rows: list[list[int]], direction: int) -> int:
+def _blocked(rows: tuple[bytes, ...], direction: int) -> int:
     """Main-row cards lying over a card of their suit that goes up before them."""
     count = 0
     for r in MAIN:
         seen = [0, 0, 0, 0]  # per suit, the earliest-due rank below, as a due position
         for card in rows[r]:
-            due = RANK[card] if direction > 0 else 15 - RANK[card]
+            due = RANK[card] if direction == UP else 15 - RANK[card]
             s = SUIT[card]
             if seen[s] and seen[s] < due:
                 count += 1

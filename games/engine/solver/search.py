@@ -1,60 +1,38 @@
-"""Depth-first search with an explicit stack, a transposition table and budgets.
+"""The searches: depth-first deciding, and best-first (A*) search for short and shortest lines.
 
-The search knows nothing of either game: a `Rules` object (one per game, in this package)
-generates moves in a preferred order, plays and takes them back in place, and gives each
-position an exact canonical key and an admissible lower bound on the moves still needed.
+The searches know nothing of either game: a game's solver rules (`rules.SolverRules`) give the
+root state, each state's candidate steps with the states they lead to and their cost in move
+tokens, an exact key, a lower bound on the moves still needed and a quick dead-position test.
+States are immutable, so a search keeps the states it still has to expand and nothing else.
 
-Two passes share this code:
-
-- `first_solution`: plain DFS with a visited set. A position seen before is never expanded
-  again, so when the stack empties every reachable position was expanded: the deal is
-  unsolvable. That is the only way this module ever says "unsolvable".
-- `shorten`: depth-first branch and bound from the first solution's length. The table maps a
-  position to the fewest moves it was reached in; a position reached again in fewer moves is
-  expanded again, and a node whose depth plus lower bound cannot beat the best line is cut. If
-  it finishes inside its budget, the line it returns is a shortest one.
+- `decide`: depth-first search with a table of the keys seen. A position seen before is never
+  expanded again, so when the stack empties every position reachable under the rules was
+  expanded or proved dead: the deal is unsolvable. That is the only way this module ever says
+  "unsolvable".
+- `best_first`: A* on `g + weight * h`, where `g` is the number of tokens played and `h` the
+  lower bound; it never expands a position whose `g + h` cannot beat the best line known. With
+  `weight` 1 and a finished search the line it returns is a shortest one, and if a budget runs
+  out it still knows a proven lower bound on the shortest line: the least `g + h` of the
+  positions it had yet to expand.
 """
 
 from __future__ import annotations
 
+import heapq
 import sys
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-#: One step of the search: the move tokens (docs/rules.md, "Move notation") that the rules
-#: play as one move of the search tree, such as `("S>W", "S>W", "W>T3")`: draw twice, then
-#: play the waste top. Not the engine's `Move`, which is a single token.
-Step = tuple[str, ...]
+from .rules import SolverRules, Step
 
-
-class Rules(Protocol):
-    """What a game's solver rules provide to the search."""
-
-    def moves(self) -> Sequence[Step]:
-        """The candidate steps of the current position, best first."""
-
-    def play(self, step: Step) -> Any:
-        """Play a step and the safe automatic moves after it; return what `unplay` needs."""
-
-    def unplay(self, undo: Any) -> None: ...
-
-    def key(self) -> Hashable:
-        """An exact key of the position, equal for positions equal up to symmetry."""
-
-    def won(self) -> bool: ...
-
-    def lower_bound(self) -> int:
-        """Moves still needed, never more than the truth (for branch and bound)."""
-
-    def start(self) -> Any:
-        """Play the forced moves of the start position; like `play` of an empty move."""
+SOLVED, UNSOLVABLE, UNKNOWN = "solved", "unsolvable", "unknown"
 
 
 @dataclass
 class Budget:
-    """Limits of one search; None means no limit. `table_limit` caps the position table."""
+    """Limits of one search; None means no limit. `table_limit` caps the positions kept."""
 
     time_limit: float | None = 10.0
     node_limit: int | None = None
@@ -63,7 +41,12 @@ class Budget:
 
 @dataclass
 class Outcome:
-    status: str  # "solved", "unsolvable" or "unknown"
+    """What a search found: `status` solved (with `line`), unsolvable or unknown; for a
+    best-first search, whether it finished (`exhausted`: no line shorter than `line` exists, or
+    none at all if `line` is empty) and a proven lower bound on the length of a shortest line
+    (`lower_bound`, None when no win exists)."""
+
+    status: str
     line: list[str] = field(default_factory=list)
     nodes: int = 0
     positions: int = 0
@@ -71,6 +54,8 @@ class Outcome:
     table_bytes: int = 0
     exhausted: bool = False
     stopped_by: str | None = None  # "time", "nodes" or "table" when a budget ran out
+    lower_bound: int | None = None
+    steps: list[Step] = field(default_factory=list)
 
 
 class _Stop(Exception):
@@ -98,33 +83,38 @@ class _Clock:
         return time.perf_counter() - self.start
 
 
-CHECK_EVERY = 512
+#: How many generated positions between two looks at the clock.
+CHECK_EVERY = 256
 
 
-def _table_bytes(table: dict[Any, Any], key_bytes: int) -> int:
+def _table_bytes(table: dict[Any, Any] | set[Any], key_bytes: int) -> int:
     return sys.getsizeof(table) + key_bytes
 
 
-def first_solution(rules: Rules, budget: Budget) -> Outcome:
-    """Depth-first search for any winning line (see the module docstring)."""
+def decide(rules: SolverRules, budget: Budget, *, start: Any = None) -> Outcome:
+    """Depth-first search for any winning line (see the module docstring), from the rules'
+    root or from the state `start`."""
     clock = _Clock(budget)
-    undos: list[Any] = [rules.start()]
-    if rules.won():
-        line = list(undos[0][0])
-        rules.unplay(undos.pop())
-        return Outcome("solved", line, seconds=clock.seconds)
-    table: dict[Hashable, None] = {rules.key(): None}
+    root, prefix = rules.root() if start is None else (start, [])
+    if rules.won(root):
+        return Outcome(SOLVED, prefix, seconds=clock.seconds, exhausted=True)
+    key = rules.key
+    table: set[Hashable] = {key(root)}
     key_bytes = 0
     nodes = 0
-    frames: list[tuple[Sequence[Step], int]] = []  # (steps, next index)
-    moves = rules.moves()
+    if rules.dead(root):
+        return Outcome(UNSOLVABLE, [], 0, 1, clock.seconds, 0, exhausted=True)
+    frames: list[tuple[list[Any], int]] = []
+    path: list[Step] = []
+    children = rules.children(root)
     index = 0
+    won, dead = rules.won, rules.dead
     try:
         while True:
-            if index >= len(moves):
+            if index >= len(children):
                 if not frames:
                     return Outcome(
-                        "unsolvable",
+                        UNSOLVABLE,
                         [],
                         nodes,
                         len(table),
@@ -132,39 +122,39 @@ def first_solution(rules: Rules, budget: Budget) -> Outcome:
                         _table_bytes(table, key_bytes),
                         exhausted=True,
                     )
-                rules.unplay(undos.pop())
-                moves, index = frames.pop()
+                children, index = frames.pop()
+                path.pop()
                 continue
-            move = moves[index]
+            step, child, _ = children[index]
             index += 1
             nodes += 1
             if nodes % CHECK_EVERY == 0:
                 clock.check(nodes, len(table))
-            undo = rules.play(move)
-            if rules.won():
-                undos.append(undo)
-                tokens = [t for undo_ in undos for t in undo_[0]]
+            k = key(child)
+            if k in table:
+                continue
+            table.add(k)
+            key_bytes += sys.getsizeof(k)
+            if won(child):
+                path.append(step)
                 return Outcome(
-                    "solved",
-                    tokens,
+                    SOLVED,
+                    prefix + rules.line(path, root),
                     nodes,
                     len(table),
                     clock.seconds,
                     _table_bytes(table, key_bytes),
+                    steps=list(path),
                 )
-            key = rules.key()
-            if key in table:
-                rules.unplay(undo)
+            if dead(child):
                 continue
-            table[key] = None
-            key_bytes += sys.getsizeof(key)
-            undos.append(undo)
-            frames.append((moves, index))
-            moves = rules.moves()
+            frames.append((children, index))
+            path.append(step)
+            children = rules.children(child)
             index = 0
     except _Stop as stop:
         return Outcome(
-            "unknown",
+            UNKNOWN,
             [],
             nodes,
             len(table),
@@ -172,184 +162,254 @@ def first_solution(rules: Rules, budget: Budget) -> Outcome:
             _table_bytes(table, key_bytes),
             stopped_by=stop.reason,
         )
-    finally:
-        while undos:
-            rules.unplay(undos.pop())
 
 
-def shorten(rules: Rules, best: int, budget: Budget) -> Outcome:
-    """Branch and bound for a line shorter than `best` tokens (see the module docstring).
+def best_first(
+    rules: SolverRules,
+    budget: Budget,
+    *,
+    weight: float = 1.0,
+    upper: int | None = None,
+) -> Outcome:
+    """A* for a line shorter than `upper` tokens (any line if None): see the module docstring.
 
-    Returns "solved" with the shortest line found (empty if none beat `best`); `exhausted`
-    is True when the search finished, which proves no line shorter than the answer exists.
+    Returns "solved" with the shortest line found, "unsolvable" when the search finished without
+    a line and no `upper` was given (no line wins at all), else "unknown". `exhausted` is True
+    when the search finished: then no line shorter than the one returned (or than `upper`, if it
+    returned none) exists. `lower_bound` is a proven lower bound on the shortest line when
+    `weight` is 1 (with a finished search it is the shortest line's length).
     """
     clock = _Clock(budget)
-    undos: list[Any] = [rules.start()]
-    depth = len(undos[0][0])
-    table: dict[Hashable, int] = {rules.key(): depth}
+    root, prefix = rules.root()
+    start = len(prefix)
+    if rules.won(root):
+        return Outcome(SOLVED, prefix, exhausted=True, lower_bound=start, seconds=clock.seconds)
+    best = sys.maxsize if upper is None else upper
+    key, children, bound, won, dead = (
+        rules.key,
+        rules.children,
+        rules.lower_bound,
+        rules.won,
+        rules.dead,
+    )
+    root_key = key(root)
+    # key -> (tokens to reach it, the key it was reached from, the step from there)
+    table: dict[Hashable, tuple[int, Hashable, Step | None]] = {root_key: (start, None, None)}
+    key_bytes = sys.getsizeof(root_key)
+    h0 = bound(root)
+    heap: list[tuple[float, int, int, int, Any, Hashable]] = [
+        (start + weight * h0, 0, 0, start, root, root_key)
+    ]
+    counter = 0
+    nodes = 0
+    goal: Hashable | None = None
+    floor = float(start + h0)  # least g + h of the open positions, when the weight is 1
+    try:
+        while heap:
+            entry = heapq.heappop(heap)
+            g, state, k = entry[3], entry[4], entry[5]
+            if table[k][0] < g:
+                continue  # reached more cheaply since it was queued
+            h = bound(state) if weight != 1 else int(entry[0]) - g
+            if g + h >= best:
+                if weight == 1:
+                    break  # every open position is at least as long
+                continue
+            if weight == 1:
+                floor = float(g + h)
+            if dead(state):
+                continue
+            for step, child, cost in children(state):
+                nodes += 1
+                if nodes % CHECK_EVERY == 0:
+                    clock.check(nodes, len(table))
+                reached = g + cost
+                if reached >= best:
+                    continue
+                ck = key(child)
+                seen = table.get(ck)
+                if seen is not None and seen[0] <= reached:
+                    continue
+                if won(child):
+                    best = reached
+                    goal = ck
+                    table[ck] = (reached, k, step)
+                    continue
+                ch = bound(child)
+                if reached + ch >= best:
+                    continue
+                if seen is None:
+                    key_bytes += sys.getsizeof(ck)
+                table[ck] = (reached, k, step)
+                counter += 1
+                heapq.heappush(heap, (reached + weight * ch, -reached, counter, reached, child, ck))
+        exhausted = True
+        stopped = None
+    except _Stop as stop:
+        exhausted = False
+        stopped = stop.reason
+        if weight == 1 and heap:
+            floor = min(floor, min(e[0] for e in heap))
+    line: list[str] = []
+    steps: list[Step] = []
+    if goal is not None:
+        steps = _steps_to(rules, table, goal, root, root_key)
+        line = rules.line(steps)
+        assert len(line) <= best, (len(line), best)
+    if goal is not None:
+        status = SOLVED
+    elif exhausted and upper is None:
+        status = UNSOLVABLE
+    else:
+        status = UNKNOWN
+    lower: int | None
+    if weight != 1:
+        lower = None
+    elif exhausted:
+        lower = best if goal is not None or upper is not None else None
+    else:
+        lower = int(floor)
+    return Outcome(
+        status,
+        line,
+        nodes,
+        len(table),
+        clock.seconds,
+        _table_bytes(table, key_bytes),
+        exhausted=exhausted,
+        stopped_by=stopped,
+        lower_bound=lower,
+        steps=steps,
+    )
+
+
+def _steps_to(
+    rules: SolverRules,
+    table: dict[Hashable, tuple[int, Hashable, Step | None]],
+    goal: Hashable,
+    root: Any,
+    root_key: Hashable,
+) -> list[Step]:
+    """The steps from the root to `goal` along the table's links.
+
+    The links name keys, and a key stands for every position equal up to symmetry, so the steps
+    are found again going forward: from the actual state, the cheapest child with the next key.
+    """
+    keys = []
+    k: Hashable = goal
+    while k != root_key:
+        keys.append(k)
+        k = table[k][1]
+    keys.reverse()
+    steps = []
+    state = root
+    for wanted in keys:
+        found = None
+        for step, child, cost in rules.children(state):
+            if rules.key(child) == wanted and (found is None or cost < found[2]):
+                found = (step, child, cost)
+        assert found is not None, "a table link without a step"
+        steps.append(found[0])
+        state = found[1]
+    return steps
+
+
+def bounded(rules: SolverRules, budget: Budget, limit: int) -> Outcome:
+    """Depth-first search for any line of at most `limit` tokens, children tried in order of
+    `cost + lower bound` (the most promising first).
+
+    Prunes a position whose tokens played plus lower bound exceed `limit`, and one already
+    reached in as few tokens. Returns "solved" with the first such line found; when the search
+    finishes without one, `exhausted` is True: no line of at most `limit` tokens exists. Cheaper
+    than `best_first` when a line within the limit exists (it dives rather than widening).
+    """
+    clock = _Clock(budget)
+    root, prefix = rules.root()
+    start = len(prefix)
+    if rules.won(root):
+        status = SOLVED if start <= limit else UNKNOWN
+        return Outcome(status, prefix if start <= limit else [], exhausted=True)
+    key, children, bound, won, dead = (
+        rules.key,
+        rules.children,
+        rules.lower_bound,
+        rules.won,
+        rules.dead,
+    )
+    if start + bound(root) > limit or dead(root):
+        return Outcome(UNKNOWN, [], 0, 1, clock.seconds, exhausted=True, lower_bound=limit + 1)
+    table: dict[Hashable, int] = {key(root): start}
     key_bytes = 0
     nodes = 0
-    found: list[str] = []
-    frames: list[tuple[Sequence[Step], int, int]] = []  # (steps, next index, depth)
-    moves = rules.moves()
+
+    def ordered(state: Any, g: int) -> list[tuple[int, int, Step, Any]]:
+        found = []
+        for step, child, cost in children(state):
+            found.append((g + cost + bound(child), g + cost, step, child))
+        found.sort(key=lambda item: item[0])
+        return found
+
+    frames: list[tuple[list[tuple[int, int, Step, Any]], int]] = []
+    path: list[Step] = []
+    current = ordered(root, start)
     index = 0
     try:
         while True:
-            if index >= len(moves):
+            if index >= len(current):
                 if not frames:
                     return Outcome(
-                        "solved",
-                        found,
+                        UNKNOWN,
+                        [],
                         nodes,
                         len(table),
                         clock.seconds,
                         _table_bytes(table, key_bytes),
                         exhausted=True,
+                        lower_bound=limit + 1,
                     )
-                rules.unplay(undos.pop())
-                moves, index, depth = frames.pop()
+                current, index = frames.pop()
+                path.pop()
                 continue
-            move = moves[index]
+            f, reached, step, child = current[index]
             index += 1
             nodes += 1
             if nodes % CHECK_EVERY == 0:
                 clock.check(nodes, len(table))
-            undo = rules.play(move)
-            reached = depth + len(undo[0])
-            if rules.won():
-                if reached < best:
-                    best = reached
-                    found = [t for u in undos for t in u[0]] + list(undo[0])
-                rules.unplay(undo)
+            if reached > limit:
                 continue
-            if reached + rules.lower_bound() >= best:
-                rules.unplay(undo)
+            if won(child):
+                path.append(step)
+                return Outcome(
+                    SOLVED,
+                    rules.line(path),
+                    nodes,
+                    len(table),
+                    clock.seconds,
+                    _table_bytes(table, key_bytes),
+                    steps=list(path),
+                )
+            if f > limit:
                 continue
-            key = rules.key()
-            seen = table.get(key)
+            k = key(child)
+            seen = table.get(k)
             if seen is not None and seen <= reached:
-                rules.unplay(undo)
                 continue
             if seen is None:
-                key_bytes += sys.getsizeof(key)
-            table[key] = reached
-            undos.append(undo)
-            frames.append((moves, index, depth))
-            depth = reached
-            moves = rules.moves()
+                key_bytes += sys.getsizeof(k)
+            table[k] = reached
+            if dead(child):
+                continue
+            frames.append((current, index))
+            path.append(step)
+            current = ordered(child, reached)
             index = 0
     except _Stop as stop:
         return Outcome(
-            "solved",
-            found,
+            UNKNOWN,
+            [],
             nodes,
             len(table),
             clock.seconds,
             _table_bytes(table, key_bytes),
             stopped_by=stop.reason,
         )
-    finally:
-        while undos:
-            rules.unplay(undos.pop())
-
-
-def best_first(rules: Rules, best: int, budget: Budget, *, weight: float = 2.0) -> Outcome:
-    """Weighted A* for a line shorter than `best` tokens: expand the open position with the
-    least `depth + weight * lower_bound`, never one that cannot beat `best`.
-
-    Positions are not stored: each node keeps its parent and move, and the search walks the one
-    game object from node to node (taking back to the common ancestor, then playing forward).
-    With `weight` 1 and a finished search, the line is a shortest one.
-    """
-    import heapq
-
-    clock = _Clock(budget)
-    root = rules.start()
-    prefix = list(root[0])
-    if rules.won():
-        rules.unplay(root)
-        return Outcome("solved", prefix, seconds=clock.seconds, exhausted=True)
-    # Node i: parents[i], moves[i] (the move from its parent), depths[i] (tokens from root).
-    parents: list[int] = [-1]
-    node_moves: list[Step] = [()]
-    depths: list[int] = [len(prefix)]
-    table: dict[Hashable, int] = {rules.key(): len(prefix)}
-    key_bytes = 0
-    heap: list[tuple[float, int, int]] = [(0.0, 0, 0)]
-    path: list[int] = [0]  # nodes from the root to where the game object stands
-    undos: list[Any] = []
-    nodes = 0
-    found: list[str] = []
-    try:
-        while heap:
-            f_value, _, node = heapq.heappop(heap)
-            depth = depths[node]
-            # Walk the game object to `node`.
-            chain = []
-            walk = node
-            while walk != -1:
-                chain.append(walk)
-                walk = parents[walk]
-            chain.reverse()
-            common = 0
-            while common < len(path) and common < len(chain) and path[common] == chain[common]:
-                common += 1
-            while len(path) > common:
-                path.pop()
-                rules.unplay(undos.pop())
-            for step in chain[common:]:
-                undos.append(rules.play(node_moves[step]))
-                path.append(step)
-            if table.get(rules.key(), depth) < depth:
-                continue  # reached more cheaply since it was queued
-            for move in rules.moves():
-                nodes += 1
-                if nodes % CHECK_EVERY == 0:
-                    clock.check(nodes, len(table))
-                undo = rules.play(move)
-                reached = depth + len(undo[0])
-                if rules.won():
-                    if reached < best:
-                        best = reached
-                        line = [t for u in undos for t in u[0]] + list(undo[0])
-                        found = prefix + line
-                    rules.unplay(undo)
-                    continue
-                bound = rules.lower_bound()
-                if reached + bound >= best:
-                    rules.unplay(undo)
-                    continue
-                key = rules.key()
-                seen = table.get(key)
-                if seen is None or reached < seen:
-                    if seen is None:
-                        key_bytes += sys.getsizeof(key)
-                    table[key] = reached
-                    parents.append(node)
-                    node_moves.append(move)
-                    depths.append(reached)
-                    heapq.heappush(heap, (reached + weight * bound, len(parents), len(parents) - 1))
-                rules.unplay(undo)
-        return Outcome(
-            "solved",
-            found,
-            nodes,
-            len(table),
-            clock.seconds,
-            _table_bytes(table, key_bytes),
-            exhausted=True,
-        )
-    except _Stop as stop:
-        return Outcome(
-            "solved",
-            found,
-            nodes,
-            len(table),
-            clock.seconds,
-            _table_bytes(table, key_bytes),
-            stopped_by=stop.reason,
-        )
-    finally:
-        while undos:
-            rules.unplay(undos.pop())
-        rules.unplay(root)

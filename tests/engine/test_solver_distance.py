@@ -1,0 +1,191 @@
+"""Proven pars, distances to a win, hints and the move-by-move check of a history
+(docs/solver.md, "Par" and "Distance and hints")."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import GAMES, deal, replay
+from games.engine.solver import (
+    DECIDE,
+    distance,
+    distance_profile,
+    hint,
+    prove_par,
+)
+from games.engine.solver.distance import distance_of, position
+from tests.engine.positions import masterpiece_won_in_56, munger_won_in_69
+from tests.engine.solving import (
+    WINNABLE,
+    brute_distance,
+    certificate,
+    near_finished,
+    winnable,
+)
+
+
+def test_prove_par_proves_the_hand_built_pars() -> None:
+    for game, (deal_string, line) in (
+        ("munger", munger_won_in_69()),
+        ("masterpiece", masterpiece_won_in_56()),
+    ):
+        par = prove_par(game, deal_string, time_limit=20)
+        assert par.status == "solved" and par.optimal
+        assert par.par == par.lower_bound == len(line) == len(par.moves)
+        verdict = replay(game, deal_string, par.moves)
+        assert verdict.valid and verdict.won
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 4, 8])
+def test_a_masterpiece_par_is_proven_and_never_beaten(seed: int) -> None:
+    deal_string = deal("masterpiece", seed)
+    par = prove_par("masterpiece", deal_string, time_limit=30)
+    assert par.status == "solved" and par.optimal and par.lower_bound == par.par
+    verdict = replay("masterpiece", deal_string, par.moves)
+    assert verdict.valid and verdict.won
+    # The line's last moves are a shortest finish: brute force finds nothing shorter.
+    end = position("masterpiece", deal_string, par.moves[:-10])
+    assert brute_distance(end, 10) == 10
+
+
+def test_an_unwinnable_deal_has_no_par() -> None:
+    par = prove_par("munger", deal("munger", 3), time_limit=10)
+    assert par.status == "unsolvable" and par.moves == [] and par.par is None
+
+
+def test_a_budget_that_runs_out_leaves_an_honest_lower_bound() -> None:
+    deal_string = deal("munger", 11)
+    par = prove_par("munger", deal_string, time_limit=0.5)
+    assert par.status == "solved"
+    assert par.lower_bound is not None and 69 <= par.lower_bound <= par.par  # type: ignore[operator]
+    assert par.optimal == (par.lower_bound == par.par)
+
+
+def test_distance_of_a_won_position_is_zero() -> None:
+    deal_string, line = masterpiece_won_in_56()
+    won = distance("masterpiece", deal_string, line)
+    assert (won.status, won.distance) == ("won", 0)
+    one_left = distance("masterpiece", deal_string, line[:-1])
+    assert (one_left.status, one_left.distance, one_left.next_move) == ("exact", 1, line[-1])
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(sorted(WINNABLE)),
+    st.integers(min_value=0, max_value=5),
+    st.integers(min_value=3, max_value=25),
+    st.lists(st.integers(min_value=0, max_value=99), max_size=3),
+)
+def test_the_distance_falls_by_exactly_one_along_a_shortest_line(
+    game_name: str, which: int, back: int, picks: list[int]
+) -> None:
+    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+    found = distance_of(game, time_limit=20)
+    if not winnable(game, DECIDE):
+        assert found.status == "no_win"
+        return
+    assert found.status == "exact" and found.distance == len(found.line)
+    walk = game.copy()
+    for left, token in zip(range(found.distance, 0, -1), found.line, strict=True):
+        assert distance_of(walk, time_limit=20).distance == left
+        walk.push(token)
+    assert walk.is_won()
+
+
+@pytest.mark.slow
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(sorted(WINNABLE)),
+    st.integers(min_value=0, max_value=5),
+    st.integers(min_value=0, max_value=60),
+    st.lists(st.integers(min_value=0, max_value=99), max_size=8),
+)
+def test_a_hint_is_legal_and_keeps_a_win_within_reach(
+    game_name: str, which: int, played: int, picks: list[int]
+) -> None:
+    seed = WINNABLE[game_name][which]
+    deal_string = deal(game_name, seed)
+    line = list(certificate(game_name, seed))
+    history = line[: min(played, len(line) - 1)]
+    game = position(game_name, deal_string, history)
+    for pick in picks:  # wander off the line
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(legal[pick % len(legal)])
+        history.append(game.history[-1])
+    answer = hint(game_name, deal_string, history, time_limit=30)
+    assert set(answer.to_json()) == {"status", "move", "undo"}
+    if answer.status == "move":
+        assert answer.move is not None and game.is_legal(answer.move)
+        game.push(answer.move)
+        assert winnable(game, DECIDE)
+    else:
+        assert answer.status == "undo" and answer.undo is not None
+        assert not winnable(game, DECIDE)
+        _check_undo(game, answer.undo)
+
+
+def _check_undo(game, undo: int) -> None:
+    """Undoing `undo` moves reaches a winnable position, one fewer does not."""
+    back = game.copy()
+    for _ in range(undo - 1):
+        back.push("U")
+    assert not winnable(back, DECIDE)
+    back.push("U")
+    assert winnable(back, DECIDE)
+
+
+def test_a_lost_position_gets_an_undo_count() -> None:
+    # Masterpiece seed 1: putting the first free card of an auxiliary row into the cellar
+    # and playing on greedily loses; the hint says how far to go back.
+    seed = 1
+    deal_string = deal("masterpiece", seed)
+    game = GAMES["masterpiece"].from_deal(deal_string)
+    history: list[str] = []
+    for _ in range(60):
+        if not winnable(game, DECIDE):
+            break
+        legal = game.legal_moves()
+        move = legal[-1]
+        game.push(move)
+        history.append(move.text)
+    assert not winnable(game, DECIDE)
+    answer = hint("masterpiece", deal_string, history, time_limit=30)
+    assert answer.status == "undo" and answer.move is None
+    _check_undo(game, answer.undo)  # type: ignore[arg-type]
+    lost = distance("masterpiece", deal_string, history, time_limit=30)
+    assert lost.status == "no_win" and lost.next_move is None
+
+
+def test_a_hint_on_a_fresh_munger_deal_is_a_single_legal_token() -> None:
+    deal_string = deal("munger", 11)
+    answer = hint("munger", deal_string, [], time_limit=10)
+    assert answer.status == "move"
+    game = GAMES["munger"].from_deal(deal_string)
+    assert game.is_legal(answer.move)  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_the_profile_of_a_winning_history() -> None:
+    deal_string = deal("masterpiece", 4)
+    par = prove_par("masterpiece", deal_string, time_limit=60)
+    assert par.optimal
+    # A shortest line, with a wasted detour and its undo in the middle.
+    line = list(par.moves)
+    game = position("masterpiece", deal_string, line[:20])
+    detour = next(m.text for m in game.legal_moves() if m.text != line[20])
+    history = line[:20] + [detour, "U"] + line[20:]
+    checks = distance_profile(
+        "masterpiece", deal_string, history, start_distance=par.par, time_limit=120
+    )
+    assert [c.move for c in checks] == history
+    assert all(c.closer for c in checks[:20]) and all(c.closer for c in checks[22:])
+    assert checks[20].closer is False and checks[20].after is not None
+    assert checks[20].after >= par.par - 20  # type: ignore[operator]
+    assert checks[21].after == par.par - 20  # the undo goes back to a known position
+    assert checks[-1].after == 0
