@@ -6,10 +6,11 @@ which also tunes the process's garbage collector. HTTP health checks (`/healthz/
 (config/health.py). Other HTTP passes through `BodySizeLimitMiddleware` (config/bodylimit.py):
 an oversized body is refused with 413 before Django reads any of it; then at most
 `HTTP_CONCURRENCY` requests per process are inside Django at once, the others wait their turn
-(config/concurrency.py). WebSockets pass the origin checks (a host of ALLOWED_HOSTS, then the
-site's own origin, port included: realtime/origin.py) and reach their route (the play socket
-through the session/auth stack, realtime/routing.py); a path no consumer serves is refused with
-close code 4404. The lifespan starts and stops what the live side runs per process
+(config/concurrency.py). WebSockets pass the origin check (a browser's Origin must be the
+site's own, port included; a handshake without one passes: realtime/origin.py) and reach
+their route (the play socket through the session/auth stack, realtime/routing.py); a refused
+socket is accepted, then closed with its code (4403 another origin, 4404 a path no consumer
+serves). The lifespan starts and stops what the live side runs per process
 (realtime/lifespan.py).
 """
 
@@ -27,7 +28,6 @@ from config.handler import SyncStackASGIHandler  # noqa: E402
 django_asgi_app = SyncStackASGIHandler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
@@ -44,9 +44,7 @@ application = ProtocolTypeRouter(
                 ConcurrencyLimitMiddleware(django_asgi_app, settings.HTTP_CONCURRENCY)
             )
         ),
-        "websocket": AllowedHostsOriginValidator(
-            SameOriginValidator(URLRouter([*websocket_urlpatterns, unknown_path_route]))
-        ),
+        "websocket": SameOriginValidator(URLRouter([*websocket_urlpatterns, unknown_path_route])),
         "lifespan": lifespan,
     }
 )

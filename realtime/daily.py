@@ -55,13 +55,13 @@ class DailyConsumer(JsonSocket):
         kwargs = self.scope["url_route"]["kwargs"]
         self.daily = await _daily(kwargs["game"], kwargs["date"])
         if self.daily is None:
-            await self.close(code=CLOSE_NOT_FOUND)
+            await self.refuse(CLOSE_NOT_FOUND)
             return
         group = boards.daily_group(self.daily.pk)
         self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_EVENTS)
         self.sending = asyncio.Lock()
         if not await watchers().join(group, self.deliver):
-            await self.close(code=CLOSE_UNAVAILABLE)
+            await self.refuse(CLOSE_UNAVAILABLE)
             return
         self.group = group
         await self.accept()

@@ -91,13 +91,13 @@ class PlayConsumer(JsonSocket):
         self.attempt_id = int(self.scope["url_route"]["kwargs"]["attempt_id"])
         player, refusal = await _connect(self.scope, self.attempt_id)
         if refusal:
-            await self.close(code=refusal)
+            await self.refuse(refusal)
             return
         assert player is not None
         self.player = player
         group = pushes.attempt_group(self.attempt_id)
         if not await self.join_group(group):
-            await self.close(code=CLOSE_UNAVAILABLE)
+            await self.refuse(CLOSE_UNAVAILABLE)
             return
         self.group = group
         try:  # before the first state is read: a move committed later is pushed to it
@@ -106,7 +106,7 @@ class PlayConsumer(JsonSocket):
         except REDIS_ERRORS as exc:
             logger.warning("play socket not registered, closed: %r", exc)
             await self.leave_groups()
-            await self.close(code=CLOSE_UNAVAILABLE)
+            await self.refuse(CLOSE_UNAVAILABLE)
             return
         await self.accept()
         await self.start_watchdog()

@@ -6,8 +6,8 @@
 - `ws/daily/<game>/<date>/`: the daily socket (realtime/daily.py), open to anyone, without the
   session stack, so its watchers pay for no session on their connection nor on each event sent
   (the session middleware checks the session on every message going out).
-- `unknown_path_route`, after them: a socket to any other path is refused cleanly (close code
-  4404) instead of failing with "No route found".
+- `unknown_path_route`, after them: a socket to any other path is refused cleanly (accepted,
+  then closed with code 4404) instead of failing with "No route found".
 """
 
 from __future__ import annotations
@@ -15,22 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 from channels.auth import AuthMiddlewareStack
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import URLPattern, path, re_path
 
 from realtime.daily import DailyConsumer
 from realtime.play import PlayConsumer
-from realtime.sockets import CLOSE_NOT_FOUND
+from realtime.sockets import CLOSE_NOT_FOUND, refuse_handshake
 
 
-class UnknownPathConsumer(AsyncWebsocketConsumer):
-    """Refuses the handshake of a socket to a path that no route serves."""
-
-    async def connect(self) -> None:
-        await self.close(code=CLOSE_NOT_FOUND)
-
-    async def receive(self, text_data: Any = None, bytes_data: Any = None) -> None:
-        await self.close(code=CLOSE_NOT_FOUND)
+async def unknown_path(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """Refuses a socket to a path that no route serves: accepted, then closed with 4404."""
+    await refuse_handshake(receive, send, CLOSE_NOT_FOUND)
 
 
 websocket_urlpatterns: list[URLPattern] = [
@@ -39,4 +33,4 @@ websocket_urlpatterns: list[URLPattern] = [
 ]
 
 #: Matches every path: keep it after all the others.
-unknown_path_route = re_path(r"", UnknownPathConsumer.as_asgi(), name="ws-unknown-path")
+unknown_path_route = re_path(r"", unknown_path, name="ws-unknown-path")

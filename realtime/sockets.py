@@ -36,11 +36,17 @@ IDLE_SECONDS = 60.0
 IDLE_CHECK_SECONDS = 10.0
 MAX_MESSAGE_BYTES = 4096
 
-#: Close codes (4000-4999 are the application's).
+#: Close codes (4000-4999 are the application's). A refused connection is accepted, then
+#: closed with its code (`JsonSocket.refuse`, `refuse_handshake`): closed before the handshake,
+#: it would reach the client as an HTTP 403 and code 1006, like any network failure.
+#: Not yours (or from another site's page): the client stops retrying.
 CLOSE_FORBIDDEN = 4403
+#: No such attempt, daily or path: the client stops retrying.
 CLOSE_NOT_FOUND = 4404
+#: Silent for too long: the client reconnects.
 CLOSE_IDLE = 4408
-#: The channel layer (Redis) cannot be reached: the client retries later, as after any drop.
+#: The channel layer (Redis) or the database cannot be reached: the client retries later, as
+#: after any drop.
 CLOSE_UNAVAILABLE = 4503
 
 
@@ -69,6 +75,16 @@ class Budget:
         return max(0.0, self.seconds - (now - self.times[0])) if self.times else 0.0
 
 
+async def refuse_handshake(receive: Any, send: Any, code: int) -> None:
+    """Refuse a WebSocket at the ASGI level, before any consumer: accept it, then close it with
+    `code` at once."""
+    message = await receive()
+    if message.get("type") != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": code})
+
+
 async def join_layer_group(layer: Any, group: str, channel: str) -> bool:
     """Add `channel` to `group`, trying twice (after a Redis restart the first try may meet a
     dead pooled connection). False, logged, when the channel layer cannot be reached."""
@@ -87,6 +103,8 @@ class JsonSocket(AsyncWebsocketConsumer):
     call `send_json`."""
 
     budget: Budget
+    #: Set by `refuse`: the connection is being closed, and no message is read any more.
+    refused = False
     #: Seconds of silence before the server closes; class data so tests can shorten it.
     idle_seconds = IDLE_SECONDS
     idle_check_seconds = IDLE_CHECK_SECONDS
@@ -96,6 +114,13 @@ class JsonSocket(AsyncWebsocketConsumer):
         self.last_heard = time.monotonic()
         self._watchdog: asyncio.Task[None] | None = None
         await super().websocket_connect(message)
+
+    async def refuse(self, code: int) -> None:
+        """Refuse this connection with close code `code` (in `connect`, before any accept):
+        accepted, then closed at once, so that the code reaches the client."""
+        self.refused = True
+        await self.accept()
+        await self.close(code=code)
 
     async def start_watchdog(self) -> None:
         """Begin closing the connection after `idle_seconds` of silence (after accept)."""
@@ -140,6 +165,8 @@ class JsonSocket(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(content, separators=(",", ":"), default=str))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.refused:
+            return
         now = time.monotonic()
         self.last_heard = now
         if not self.budget.allow(now):

@@ -5,6 +5,8 @@ import pytest
 from channels.routing import ProtocolTypeRouter
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 
+from tests.realtime.conftest import refused_with
+
 
 def asgi_application() -> ProtocolTypeRouter:
     # Imported in the test, after pytest-django has set up the test environment.
@@ -65,9 +67,7 @@ async def test_websocket_from_a_foreign_origin_is_refused():
         asgi_application(), "/ws/anything/", headers=[(b"origin", b"http://evil.example")]
     )
 
-    connected, _ = await communicator.connect()
-
-    assert not connected
+    assert await refused_with(communicator) == 4403
 
 
 async def test_websocket_to_an_unknown_path_is_refused_cleanly_with_4404():
@@ -75,10 +75,7 @@ async def test_websocket_to_an_unknown_path_is_refused_cleanly_with_4404():
         asgi_application(), "/ws/no-such-route/", headers=[(b"origin", allowed_origin())]
     )
 
-    connected, code = await communicator.connect()
-
-    assert not connected
-    assert code == 4404
+    assert await refused_with(communicator) == 4404
     await communicator.wait()
 
 
@@ -104,10 +101,7 @@ async def test_websocket_from_another_port_of_the_same_host_is_refused():
         headers=[(b"origin", b"http://localhost:8081"), (b"host", b"localhost:8000")],
     )
 
-    connected, code = await communicator.connect()
-
-    assert not connected
-    assert code != 4404  # refused by the origin check, before any route
+    assert await refused_with(communicator) == 4403  # the origin check, before any route
 
 
 async def test_websocket_from_the_sites_own_origin_reaches_the_routes():
@@ -117,10 +111,7 @@ async def test_websocket_from_the_sites_own_origin_reaches_the_routes():
         headers=[(b"origin", b"http://localhost:8000"), (b"host", b"localhost:8000")],
     )
 
-    connected, code = await communicator.connect()
-
-    assert not connected
-    assert code == 4404
+    assert await refused_with(communicator) == 4404  # past the origin check, no such route
 
 
 async def _hand_overs_to_the_loop(application, monkeypatch, path: str) -> tuple[int, int]:
@@ -195,3 +186,22 @@ def test_importing_the_application_leaves_the_collector_alone():
     from config import asgi  # noqa: F401
 
     assert gc.get_threshold() == (700, 10, 10)
+
+
+async def test_websocket_without_origin_is_not_a_browser_and_passes():
+    communicator = WebsocketCommunicator(
+        asgi_application(), "/ws/no-such-route/", headers=[(b"host", b"localhost:8000")]
+    )
+
+    assert await refused_with(communicator) == 4404  # past the origin check, no such route
+
+
+async def test_websocket_from_a_host_that_is_not_allowed_is_refused_even_as_its_own_origin():
+    """A page of a rebound DNS name: its Origin is the Host it asked, but not one of ours."""
+    communicator = WebsocketCommunicator(
+        asgi_application(),
+        "/ws/no-such-route/",
+        headers=[(b"origin", b"http://rebound.example"), (b"host", b"rebound.example")],
+    )
+
+    assert await refused_with(communicator) == 4403

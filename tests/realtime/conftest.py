@@ -38,6 +38,16 @@ async def nothing_more(communicator: WebsocketCommunicator, wait: float = 0.3) -
     return await communicator.receive_nothing(timeout=wait)
 
 
+async def refused_with(communicator: WebsocketCommunicator, timeout: float = 3) -> int:
+    """The close code a refused socket gets: it is accepted, then closed at once (closed before
+    the handshake, a real server would answer HTTP 403 and the client would see code 1006)."""
+    connected, _ = await communicator.connect(timeout=timeout)
+    assert connected, "a refusal is accepted first, so that its close code reaches the client"
+    closed = await communicator.receive_output(timeout=timeout)
+    assert closed["type"] == "websocket.close", closed
+    return int(closed["code"])
+
+
 async def close_all(*communicators: WebsocketCommunicator) -> None:
     await asyncio.gather(*(c.disconnect() for c in communicators), return_exceptions=True)
 

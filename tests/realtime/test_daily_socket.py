@@ -23,6 +23,7 @@ from tests.realtime.conftest import (
     close_all,
     nothing_more,
     receive,
+    refused_with,
     socket,
 )
 
@@ -146,9 +147,7 @@ async def test_watchers_are_served_without_a_session_and_players_with_one(monkey
 async def test_an_unknown_game_or_a_future_day_is_refused(path):
     tab = socket(path)
 
-    connected, code = await tab.connect()
-
-    assert not connected and code == sockets.CLOSE_NOT_FOUND
+    assert await refused_with(tab) == sockets.CLOSE_NOT_FOUND
 
 
 async def test_a_move_reaches_the_days_watchers_and_no_one_else(flusher):

@@ -11,7 +11,15 @@ from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from realtime import sockets
-from tests.realtime.conftest import a_daily, a_player, an_attempt, close_all, receive, socket
+from tests.realtime.conftest import (
+    a_daily,
+    a_player,
+    an_attempt,
+    close_all,
+    receive,
+    refused_with,
+    socket,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,9 +59,7 @@ async def test_a_daily_socket_closes_with_4503_while_the_layer_is_down(layer_fai
     layer_failures.left = 10
     tab = socket(daily_path(await a_daily()))
 
-    connected, code = await tab.connect()
-
-    assert not connected and code == sockets.CLOSE_UNAVAILABLE
+    assert await refused_with(tab) == sockets.CLOSE_UNAVAILABLE
     assert layer_failures.calls == 2
 
 
@@ -62,9 +68,7 @@ async def test_a_play_socket_closes_with_4503_while_the_layer_is_down(layer_fail
     path, token = await play_path_and_token(await a_daily())
     tab = socket(path, token)
 
-    connected, code = await tab.connect()
-
-    assert not connected and code == sockets.CLOSE_UNAVAILABLE
+    assert await refused_with(tab) == sockets.CLOSE_UNAVAILABLE
 
 
 async def test_one_dead_connection_is_tried_again_and_the_socket_works(layer_failures):

@@ -21,6 +21,7 @@ from tests.realtime.conftest import (
     close_all,
     nothing_more,
     receive,
+    refused_with,
     socket,
 )
 
@@ -81,9 +82,8 @@ async def test_only_the_attempts_player_may_connect(who):
     path = f"/ws/play/{attempt.pk + (1000 if who == 'unknown attempt' else 0)}/"
     tab = socket(path, None if who == "nobody" else bobs_token)
 
-    connected, code = await tab.connect()
+    code = await refused_with(tab)
 
-    assert not connected
     assert code == (
         sockets.CLOSE_NOT_FOUND if who == "unknown attempt" else sockets.CLOSE_FORBIDDEN
     )
@@ -93,9 +93,7 @@ async def test_a_socket_from_another_origin_is_refused():
     _, attempt, token = await alice_playing()
     tab = socket(f"/ws/play/{attempt.pk}/", token, origin=b"http://evil.example")
 
-    connected, _ = await tab.connect()
-
-    assert not connected
+    assert await refused_with(tab) == sockets.CLOSE_FORBIDDEN
 
 
 async def test_a_move_answers_the_state_rest_answers_and_a_second_tab_sees_it():

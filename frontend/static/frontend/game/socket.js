@@ -3,7 +3,10 @@
 // of the attempt) and on {"type": "resync"}; {"type": "error", ...} when a move is refused.
 // While the socket is not open the page plays over REST; the socket reconnects by itself with
 // backoff; the first message after each connection is the full state, so it catches up by itself.
-// Close codes 4403 (not your attempt) and 4404 (no such attempt) end the retries.
+// Close codes 4403 (not your attempt, or signed out) and 4404 (no such attempt) end the retries;
+// any other close (4503 the server's live side is down, 4408 idle, 4429 flooding, a drop) is
+// tried again with backoff. A refused socket opens, then closes at once with its code, so the
+// backoff starts again only once a state has arrived, not at "open".
 
 const PING_MS = 25000;
 const MOVE_TIMEOUT_MS = 8000;
@@ -43,7 +46,6 @@ export class PlaySocket {
     this.ws = ws;
     ws.addEventListener("open", () => {
       this.open = true;
-      this.failures = 0;
       this.onStatus(true);
       // The server's first message is the full state: that is the resync after a reconnect.
       clearInterval(this.pingTimer);
@@ -97,6 +99,7 @@ export class PlaySocket {
     if (message.type === "state" && message.state) {
       // Only this attempt's states: anything else is not this board's to draw.
       if (message.state.id !== this.attemptId) return;
+      this.failures = 0;
       this.lastSeq = message.state.seq;
       const pending = this.pending;
       if (pending && message.state.seq > pending.seq) {

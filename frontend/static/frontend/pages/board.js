@@ -132,7 +132,6 @@ function connect() {
     let heartbeat = 0;
     socket.addEventListener("open", () => {
       showLive(true);
-      tries = 0;
       asked = -1;
       // A silent socket is closed by the server after a minute: say we are here.
       heartbeat = window.setInterval(() => socket.send(JSON.stringify({ type: "ping" })), 25000);
@@ -146,6 +145,8 @@ function connect() {
       } catch {
         return;
       }
+      // Tries count again from here: a refused socket opens, then closes at once.
+      tries = 0;
       if (typeof data.version === "number") {
         if (data.type === "update" && data.version <= version) return;
         if (data.type === "update" && version >= 0 && data.version > version + 1) {
@@ -166,9 +167,11 @@ function connect() {
       if (playingNow && typeof data.playing_now === "number") playingNow.textContent = String(data.playing_now);
       addFeed(data.feed);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       showLive(false);
       window.clearInterval(heartbeat);
+      // 4403 (another site's page) and 4404 (no such daily): trying again will not help.
+      if (event.code === 4403 || event.code === 4404) return;
       tries += 1;
       if (tries <= 5) window.setTimeout(open, Math.min(30000, 1000 * 2 ** tries));
     });
