@@ -189,7 +189,7 @@ class JsonSocket(AsyncWebsocketConsumer):
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deeply
             await self.send_json(error_message("malformed", "A message is a JSON object."))
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):

@@ -201,6 +201,31 @@ async def test_a_reconnect_resyncs_and_nothing_is_lost():
     await close_all(back)
 
 
+@pytest.mark.parametrize("where", ["play", "daily"])
+async def test_a_deeply_nested_message_is_refused_and_the_socket_goes_on(where):
+    """2,000 levels of JSON in 4 KB made the decoder raise RecursionError, which killed the
+    socket (an unhandled error in the consumer)."""
+    daily, attempt, token = await alice_playing()
+    path = (
+        f"/ws/play/{attempt.pk}/"
+        if where == "play"
+        else (f"/ws/daily/{daily.game}/{daily.date.isoformat()}/")
+    )
+    tab = socket(path, token)
+    await tab.connect()
+    await receive(tab)
+
+    for nested in ("[" * 2000 + "]" * 2000, '{"type": "move", "move": ' + "[" * 2000):
+        assert len(nested) <= sockets.MAX_MESSAGE_BYTES
+        await tab.send_to(text_data=nested)
+        refused = await receive(tab)
+        assert (refused["type"], refused["code"]) == ("error", "malformed")
+    await tab.send_json_to({"type": "ping"})
+
+    assert (await receive(tab))["type"] == "pong"
+    await close_all(tab)
+
+
 async def test_the_message_budget_refuses_and_counts_then_recovers(monkeypatch):
     _, attempt, token = await alice_playing()
     clock = [1000.0]
