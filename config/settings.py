@@ -321,7 +321,10 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Solving a deal may take minutes: it has its own queue and worker (see the docstring above).
-CELERY_TASK_ROUTES = {"games.tasks.solve_deal": {"queue": "solve"}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.solve_deal": {"queue": "solve"},
+    "games.tasks.prove_deal_par": {"queue": "solve"},
+}
 
 # --- Auth -----------------------------------------------------------------------------------------
 

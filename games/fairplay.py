@@ -30,6 +30,23 @@ from typing import Any
 UNDO = "U"
 
 
+def net_line(moves: Sequence[str]) -> list[str]:
+    """The moves that stand once every undo (`U`) has taken back the move before it: a line
+    that replays to the same position, without the detours.
+
+    >>> net_line(["S>W", "W>T1", "U", "S>W", "U", "R>F"])
+    ['S>W', 'R>F']
+    """
+    line: list[str] = []
+    for token in moves:
+        if token == UNDO:
+            if line:
+                line.pop()
+        else:
+            line.append(token)
+    return line
+
+
 @dataclass(frozen=True)
 class Play:
     """What the checks look at: one finished game as the server recorded it."""
@@ -40,6 +57,10 @@ class Play:
     move_times: Sequence[int]
     #: The solver's winning line for the deal (empty when unknown).
     certificate: Sequence[str] = ()
+    #: The game is won (a win's length is compared with the par).
+    won: bool = False
+    #: The deal's stored par (None: the certificate's length).
+    par: int | None = None
 
     @cached_property
     def action_times(self) -> list[int]:
@@ -72,14 +93,7 @@ class Play:
     @cached_property
     def net_line(self) -> list[str]:
         """The moves that stand once every undo has taken back the move before it."""
-        line: list[str] = []
-        for token in self.moves:
-            if token == UNDO:
-                if line:
-                    line.pop()
-            else:
-                line.append(token)
-        return line
+        return net_line(self.moves)
 
     @cached_property
     def certificate_prefix(self) -> int:
@@ -201,6 +215,15 @@ def _certificate_pace(play: Play) -> Figures | None:
     return {"value": median, "prefix": play.certificate_prefix, "par": par}
 
 
+def _under_par(play: Play) -> Figures | None:
+    """A win's moves (undos included, as boards count them) against the par, the length of
+    the certificate: how many moves under it (negative)."""
+    par = play.par if play.par is not None else len(play.certificate)
+    if not play.won or not par:
+        return None
+    return {"value": len(play.moves) - par, "moves": len(play.moves), "par": par}
+
+
 #: The rules, their thresholds per game, and why. docs/fair-play.md explains each.
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -264,6 +287,20 @@ RULES: tuple[Rule, ...] = (
         "second because streaks of obvious foundation moves pull a fast player's median down: "
         "fast human-like games on the solver's line have medians of 0.5 to 0.65 s.",
     ),
+    Rule(
+        name="under_par",
+        threshold={"masterpiece": 0, "munger": 0},
+        unit="moves over par",
+        measure=_under_par,
+        detail="won in {moves} moves, under the stored par of {par}: the par was not a floor "
+        "(it has been lowered to this line and is being proven again)",
+        description="A verified win in fewer moves than the par. The par is meant to be the "
+        "fewest moves any win can take, so either the solver's par was not proven, or "
+        "something is wrong; the result waits for a person, the par is corrected.",
+        why="Pars are proven shortest where the exact search finishes (every Masterpiece "
+        "daily, most Munger ones); a win below one is either a par that was only an upper "
+        "bound, or a line found by a stronger search than ours.",
+    ),
 )
 
 RULES_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
@@ -274,14 +311,20 @@ def check(
     moves: Sequence[str],
     move_times: Sequence[int],
     certificate: Sequence[str] = (),
+    *,
+    won: bool = False,
+    par: int | None = None,
 ) -> list[dict[str, str]]:
-    """The rules a finished game trips: `[{"rule": name, "detail": why}]`, empty if none.
+    """The rules a game trips: `[{"rule": name, "detail": why}]`, empty if none.
 
     `move_times` are the server's milliseconds since the deal was first shown, one per move;
-    `certificate` the solver's winning line for the deal (empty when unknown)."""
+    `certificate` the solver's winning line for the deal (empty when unknown); `won`, whether
+    the game is won; `par` the deal's stored par (default: the certificate's length)."""
     if len(moves) != len(move_times):
         raise ValueError(f"{len(moves)} moves but {len(move_times)} times")
-    play = Play(game=game, moves=moves, move_times=move_times, certificate=certificate)
+    play = Play(
+        game=game, moves=moves, move_times=move_times, certificate=certificate, won=won, par=par
+    )
     reasons = []
     for rule in RULES:
         detail = rule.check(play)
@@ -292,8 +335,18 @@ def check(
 
 def check_attempt(attempt: Any) -> list[dict[str, str]]:
     """`check` on an attempt's stored history, against its daily's certificate."""
-    certificate = attempt.daily.deal.certificate if attempt.daily_id else []
-    return check(attempt.game, attempt.moves, attempt.move_times, certificate)
+    from games.models import Attempt
+
+    deal = attempt.daily.deal if attempt.daily_id else None
+    won = attempt.status == Attempt.Status.WON
+    return check(
+        attempt.game,
+        attempt.moves,
+        attempt.move_times,
+        deal.certificate if deal else [],
+        won=won,
+        par=deal.par if deal else None,
+    )
 
 
 #: Moves an unfinished ranked attempt has made before it is checked (fewer say too little).

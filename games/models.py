@@ -106,6 +106,21 @@ class Deal(models.Model):
         default=list, blank=True, help_text="A winning line the replay verifier accepted."
     )
     par = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Nullable with no default, so that adding them alters the table in place on SQLite (a
+    # rebuilt table would lose the triggers on it).
+    par_optimal = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="The par is proven shortest: no winning line has fewer moves (empty: unknown).",
+    )
+    par_lower_bound = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="A proven floor: no winning line is shorter (the par itself once proven).",
+    )
+    par_proved_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the exact search for the par last ran."
+    )
     difficulty = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(5)]
     )

@@ -32,7 +32,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
-from games import clock, services
+from games import clock, services, signals
 from games.engine.deals import random_seed
 from games.engine.solver import candidate_seconds
 from games.errors import Conflict
@@ -173,7 +173,22 @@ def dailies_ensure(
                 "%s %s: %s %s", date, game, outcome.action, outcome.deal.pk if outcome.deal else "-"
             )
             outcomes.append(outcome)
+    pars_ask(start=start, end=start + dt.timedelta(days=days))
     return outcomes
+
+
+def pars_ask(*, start: dt.date, end: dt.date) -> int:
+    """Ask for the proof of every par of the dailies from `start` to before `end` that is not
+    proven and was never tried (a proof lost with its worker is asked for again). Returns how
+    many were asked for."""
+    deals = Deal.objects.filter(
+        dailies__date__gte=start, dailies__date__lt=end, par_proved_at__isnull=True
+    ).exclude(par_optimal=True)
+    asked = 0
+    for deal_id in deals.values_list("pk", flat=True).distinct():
+        signals.send_on_commit(signals.deal_par_requested, deal_id=deal_id)
+        asked += 1
+    return asked
 
 
 def daily_ensure(

@@ -107,6 +107,10 @@ def daily_summary(*, daily: DailyChallenge, player: Player | None) -> dict[str, 
         "players": played.count(),
         "winners": played.wins().count(),
         "par": daily.deal.par if daily.par_shown(finished=finished) else None,
+        "par_proven": daily.deal.par_optimal if daily.par_shown(finished=finished) else None,
+        "par_lower_bound": (
+            daily.deal.par_lower_bound if daily.par_shown(finished=finished) else None
+        ),
     }
 
 

@@ -14,6 +14,8 @@ that fails is logged and does not undo or fail the change that caused it.
   approved after review, verified again)
 - `daily_scheduled(daily_id)`: a daily was created or its deal changed
 - `deal_solve_requested(deal_id, time_limit)`: someone asked the solver for a deal
+- `deal_par_requested(deal_id)`: a deal's par should be proven (it was scheduled, or a
+  player's win showed it was not a floor)
 
 `standing` is the attempt's `games.models.Standing` as committed (what its board reads), so
 that the board index needs no second read per move. `origin` is whatever the caller of the
@@ -38,6 +40,7 @@ attempt_finished = Signal()
 attempt_changed = Signal()
 daily_scheduled = Signal()
 deal_solve_requested = Signal()
+deal_par_requested = Signal()
 
 
 def send_now(signal: Signal, **ids: Any) -> None:

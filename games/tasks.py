@@ -12,10 +12,13 @@ and are idempotent.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import connection
 from django.dispatch import receiver
 
 from games import scheduling, services, signals
@@ -62,6 +65,45 @@ def close_days() -> dict[int, int]:
     """Close every day whose ranked play has ended; idempotent (each day is claimed once).
     Returns daily id -> attempts held, for the days this run closed."""
     return services.dailies_close_due()
+
+
+@shared_task(soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, acks_late=True)
+def prove_deal_par(deal_id: int) -> bool | None:
+    """The exact search for a deal's par (`services.deal_prove_par`); returns whether the par
+    is now proven shortest."""
+    try:
+        return services.deal_prove_par(deal_id=deal_id).par_optimal
+    except SoftTimeLimitExceeded:
+        return None
+
+
+def par_proof_mode() -> str:
+    """How a par proof asked for runs: "queue" (the `solve` queue's workers), "background" (a
+    thread of this process: the embedded default, which has no worker) or "off"."""
+    configured = getattr(settings, "PAR_PROOF", None)
+    if configured:
+        return str(configured)
+    return "background" if settings.CELERY_TASK_ALWAYS_EAGER else "queue"
+
+
+def _prove_in_background(deal_id: int) -> None:
+    try:
+        services.deal_prove_par(deal_id=deal_id)
+    except Exception:
+        logger.exception(
+            "the par proof of deal %s failed; the next scheduling run asks again", deal_id
+        )
+    finally:
+        connection.close()
+
+
+@receiver(signals.deal_par_requested)
+def _queue_par_proof(sender: Any, deal_id: int, **kwargs: Any) -> None:
+    mode = par_proof_mode()
+    if mode == "queue":
+        prove_deal_par.delay(deal_id)
+    elif mode == "background":
+        threading.Thread(target=_prove_in_background, args=(deal_id,), daemon=True).start()
 
 
 @receiver(signals.deal_solve_requested)

@@ -81,7 +81,7 @@ class DealAdmin(CurationAdmin):
         "game",
         "seed",
         "solver",
-        "par",
+        "par_shown",
         "difficulty_shown",
         "curation_shown",
         "auto",
@@ -93,6 +93,7 @@ class DealAdmin(CurationAdmin):
         "solver_status",
         "curation",
         "difficulty",
+        "par_optimal",
         ScheduleFilter,
         "chosen_by_system",
     )
@@ -113,7 +114,8 @@ class DealAdmin(CurationAdmin):
             {
                 "fields": (
                     "solver",
-                    "par",
+                    "par_shown",
+                    "par_proved_at",
                     "difficulty_shown",
                     "certificate_shown",
                     "stats_shown",
@@ -144,7 +146,8 @@ class DealAdmin(CurationAdmin):
         "deal_string",
         "created_at",
         "solver",
-        "par",
+        "par_shown",
+        "par_proved_at",
         "difficulty_shown",
         "certificate_shown",
         "stats_shown",
@@ -187,6 +190,18 @@ class DealAdmin(CurationAdmin):
         if all(CARD_CODE.match(token) for token in tokens):
             found |= Q(deal_string__contains=" ".join(token.upper() for token in tokens))
         return queryset.filter(found), False
+
+    @admin.display(description="par", ordering="par")
+    def par_shown(self, deal: Deal) -> str:
+        """The par, and whether it is a proven floor: "85, proven shortest", "109, not proven
+        (no win under 97)", or "-"."""
+        if deal.par is None:
+            return "-"
+        if deal.par_optimal:
+            return f"{deal.par}, proven shortest"
+        if deal.par_lower_bound is not None:
+            return f"{deal.par}, not proven (no win under {deal.par_lower_bound})"
+        return f"{deal.par}, not proven"
 
     @admin.display(description="solver", ordering="solver_status")
     def solver(self, deal: Deal) -> str:

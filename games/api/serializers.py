@@ -356,6 +356,16 @@ class DailySerializer(serializers.Serializer):
     par = serializers.IntegerField(
         allow_null=True, help_text="The solver's move count, once you finished or the day is over."
     )
+    par_proven = serializers.BooleanField(
+        allow_null=True,
+        help_text="The par is proven to be the fewest moves any win takes (null while the par "
+        "is hidden, or when the exact search has not run).",
+    )
+    par_lower_bound = serializers.IntegerField(
+        allow_null=True,
+        help_text="A proven floor: no win takes fewer moves (the par itself once proven); null "
+        "while the par is hidden or when unknown.",
+    )
     your_attempt = YourAttemptSerializer(
         allow_null=True, help_text="Your ranked attempt (else your latest practice), if any."
     )

@@ -15,8 +15,10 @@ from games.engine import MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
 from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
+from games.fairplay import net_line
 from games.models import Attempt, DailyChallenge, Player, Standing, seed_text
 from games.selectors import game_check
+from games.services.deals import deal_lower_par
 from games.state import AttemptState, attempt_state, position
 
 MOVE_TOKEN_MIN, MOVE_TOKEN_MAX = 1, 8  # "U" .. the longest token, "FC>T7" or "M8>M1", is 5
@@ -225,7 +227,7 @@ def attempt_play(
         _record(attempt, move, now)
         attempt.foundation_cards = game.foundation_cards
         _end_if_won(attempt, game, now)
-        fairplay.hold_if_implausible(attempt)
+        _judge(attempt)
         attempt.store()
         state = attempt_state(attempt, game, revealed=_codes(cards))
         _announce_move(attempt, state.revealed, origin)
@@ -254,6 +256,15 @@ def _end_if_won(attempt: Attempt, game: Any, now: dt.datetime) -> None:
         attempt.status = Attempt.Status.WON
         attempt.finished_at = now
         _verify(attempt)
+
+
+def _judge(attempt: Attempt) -> None:
+    """The fair-play checks on a ranked attempt as it now stands (games/fairplay.py); a win
+    under the par shows the par was not a floor: the deal takes the win's line as its par, and
+    a new proof is asked for."""
+    reasons = fairplay.hold_if_implausible(attempt)
+    if attempt.daily is not None and any(r["rule"] == "under_par" for r in reasons):
+        deal_lower_par(deal_id=attempt.daily.deal_id, line=net_line(attempt.moves))
 
 
 def _announce_move(attempt: Attempt, revealed: list[str], origin: str | None) -> None:
@@ -317,7 +328,7 @@ def attempt_finish(
             _record(attempt, token, now)
         attempt.foundation_cards = game.foundation_cards
         _end_if_won(attempt, game, now)
-        fairplay.hold_if_implausible(attempt)
+        _judge(attempt)
         attempt.store()
         state = attempt_state(attempt, game)
         _announce_move(attempt, [], origin)
@@ -350,7 +361,7 @@ def attempt_resign(*, attempt_id: int, player: Player, origin: str | None = None
         attempt.status = Attempt.Status.RESIGNED
         attempt.finished_at = clock.now()
         _verify(attempt)
-        fairplay.hold_if_implausible(attempt)
+        _judge(attempt)
         attempt.store()
         _announce_end(attempt, attempt.standing(), origin)
         return attempt_state(attempt)

@@ -35,6 +35,7 @@ def daily_schedule(
         if daily is None:
             daily = DailyChallenge.objects.create(game=game, date=date, deal=deal, scheduled_by=by)
             signals.send_on_commit(signals.daily_scheduled, daily_id=daily.pk)
+            _ask_for_par_proof(deal)
             return daily
         if daily.deal_id == deal.pk or not replace:
             return daily
@@ -46,7 +47,14 @@ def daily_schedule(
         daily.scheduled_by = by
         daily.save(update_fields=["deal", "scheduled_by", "updated_at"])
         signals.send_on_commit(signals.daily_scheduled, daily_id=daily.pk)
+        _ask_for_par_proof(deal)
         return daily
+
+
+def _ask_for_par_proof(deal: Deal) -> None:
+    """A scheduled deal's par is proven in the workers ahead of the day (games/tasks.py)."""
+    if not deal.par_optimal:
+        signals.send_on_commit(signals.deal_par_requested, deal_id=deal.pk)
 
 
 def daily_unschedule(*, daily: DailyChallenge) -> None:

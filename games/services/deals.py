@@ -11,7 +11,7 @@ from django.db.models import Q
 
 from games import clock, signals
 from games.engine import MalformedError, game_class, replay
-from games.engine.solver import SolveResult, solve
+from games.engine.solver import SolveResult, prove_par, solve
 from games.errors import Conflict, Malformed
 from games.models import (
     Deal,
@@ -142,7 +142,57 @@ def deal_store_solution(*, deal_id: int, result: Any) -> Deal:
         deal.difficulty = result.difficulty if certificate else None
         deal.solver_stats = result.stats
         deal.solved_at = clock.now()
+        deal.par_optimal = bool(result.stats.get("par_optimal")) if certificate else None
+        deal.par_lower_bound = result.stats.get("par_lower_bound") if certificate else None
         deal.save()
+        return deal
+
+
+def deal_prove_par(*, deal_id: int, time_limit: float | None = None) -> Deal:
+    """Search for the shortest winning line of a solved deal (`solver.prove_par`, from its
+    certificate), and keep what it proves: a shorter certified line becomes the certificate
+    and the par; `par_optimal` says whether no shorter line exists, `par_lower_bound` the
+    floor proven otherwise. For the workers ahead of the day (it may take minutes: the game's
+    `PAR_SECONDS` unless `time_limit`); a deal proven already is left as it is."""
+    deal = Deal.objects.get(pk=deal_id)
+    if deal.par_optimal or not deal.certificate:
+        return deal
+    result = prove_par(deal.game, deal.deal_string, time_limit=time_limit, line=deal.certificate)
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal_id)
+        deal.par_proved_at = clock.now()
+        if result.status == Deal.SolverStatus.SOLVED and result.par is not None:
+            verdict = replay(deal.game, deal.deal_string, result.moves)
+            if verdict.valid and verdict.won and result.par <= (deal.par or result.par):
+                deal.certificate = list(result.moves)
+                deal.par = result.par
+                deal.par_optimal = result.optimal
+                bound = result.lower_bound
+                if bound is not None and deal.par_lower_bound is not None:
+                    bound = max(bound, deal.par_lower_bound)
+                deal.par_lower_bound = bound
+            deal.solver_stats = {**deal.solver_stats, "par_proof": result.stats}
+        deal.save()
+    return deal
+
+
+def deal_lower_par(*, deal_id: int, line: list[str]) -> Deal | None:
+    """A verified winning `line` shorter than a deal's par (a player's win): the par was not a
+    floor. The line becomes the certificate and the par, marked not proven, and a new proof is
+    asked for. None when the line does not win or is not shorter."""
+    with transaction.atomic():
+        deal = Deal.objects.select_for_update().get(pk=deal_id)
+        if deal.par is None or len(line) >= deal.par:
+            return None
+        verdict = replay(deal.game, deal.deal_string, line)
+        if not (verdict.valid and verdict.won):
+            return None
+        deal.certificate = list(line)
+        deal.par = len(line)
+        deal.par_optimal = False
+        deal.par_lower_bound = min(deal.par_lower_bound or deal.par, deal.par)
+        deal.save(update_fields=["certificate", "par", "par_optimal", "par_lower_bound"])
+        signals.send_on_commit(signals.deal_par_requested, deal_id=deal.pk)
         return deal
 
 

@@ -133,7 +133,9 @@ def test_a_guest_plays_todays_daily_to_a_verified_win_and_then_sees_par(today_da
             "difficulty": today_daily.deal.difficulty,
             "players": 0,  # opening the deal is not playing it
             "winners": 0,
-            "par": None,
+            "par": None,  # nor whether it is proven, while it is hidden
+            "par_proven": None,
+            "par_lower_bound": None,
             "your_attempt": {"id": state["id"], "status": "playing", "ranked": True},
         }
     ]
@@ -163,6 +165,7 @@ def test_a_guest_plays_todays_daily_to_a_verified_win_and_then_sees_par(today_da
     summary = browser.get(f"/api/dailies/masterpiece/{today_daily.date}/").json()
     assert (summary["players"], summary["winners"]) == (1, 1)
     assert summary["par"] == today_daily.deal.par
+    assert summary["par_proven"] == today_daily.deal.par_optimal
 
 
 @pytest.mark.django_db

@@ -1,0 +1,87 @@
+"""Pars that are floors: the exact search proves them ahead of the day, they say whether they
+are proven (admin and API), and a verified win under one shows it was not a floor: the result
+waits for review and the par is lowered to that win's line and proven again."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.dispatch import receiver
+
+from games import clock, services, signals
+from games.models import Attempt, Deal
+from tests.games import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def par_requests():
+    """The deal ids whose par proof was asked for (after commit)."""
+    asked: list[int] = []
+
+    @receiver(signals.deal_par_requested, weak=False, dispatch_uid="test.par_requests")
+    def heard(sender, deal_id, **kwargs):
+        asked.append(deal_id)
+
+    yield asked
+    signals.deal_par_requested.disconnect(dispatch_uid="test.par_requests")
+
+
+def test_a_solve_stores_whether_its_par_is_proven():
+    deal = factories.certified_deal("masterpiece")
+
+    assert deal.par == len(deal.certificate)
+    assert deal.par_optimal in (True, False)
+    assert deal.par_lower_bound is not None and deal.par_lower_bound <= deal.par
+    if deal.par_optimal:
+        assert deal.par_lower_bound == deal.par
+
+
+def test_the_exact_search_proves_a_masterpiece_par_and_never_raises_it():
+    deal = factories.certified_deal("masterpiece")
+    shortest = len(deal.certificate)
+    Deal.objects.filter(pk=deal.pk).update(par=shortest + 4, par_optimal=False)
+
+    proven = services.deal_prove_par(deal_id=deal.pk, time_limit=60)
+
+    assert proven.par_optimal is True
+    assert proven.par <= shortest and proven.par == len(proven.certificate)
+    assert proven.par_lower_bound == proven.par and proven.par_proved_at is not None
+    again = services.deal_prove_par(deal_id=deal.pk)  # proven: left alone
+    assert again.par_proved_at == proven.par_proved_at
+
+
+def test_scheduling_a_deal_asks_for_its_proof(par_requests, django_capture_on_commit_callbacks):
+    deal = factories.certified_deal("munger")
+    Deal.objects.filter(pk=deal.pk).update(par_optimal=False)
+    deal.refresh_from_db()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.daily_schedule(game="munger", date=clock.today() + dt.timedelta(days=2), deal=deal)
+
+    assert deal.pk in par_requests
+
+
+def test_a_win_under_the_par_is_held_and_lowers_the_par(
+    alice, par_requests, django_capture_on_commit_callbacks
+):
+    today_daily = factories.daily("masterpiece")
+    deal = today_daily.deal
+    line = list(deal.certificate)
+    Deal.objects.filter(pk=deal.pk).update(par=len(line) + 3, par_optimal=True)
+    today_daily.deal.refresh_from_db()
+    attempt, _ = services.attempt_start(player=alice, daily=today_daily)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for seq, token in enumerate(line):
+            state = services.attempt_play(attempt_id=attempt.pk, player=alice, seq=seq, move=token)
+
+    assert state.attempt.status == Attempt.Status.WON
+    attempt.refresh_from_db()
+    assert attempt.review == Attempt.Review.HELD
+    assert "under_par" in [r["rule"] for r in attempt.held_reasons]  # (played instantly too)
+    deal.refresh_from_db()
+    assert (deal.par, deal.par_optimal, deal.certificate) == (len(line), False, line)
+    assert deal.pk in par_requests
