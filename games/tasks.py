@@ -3,6 +3,8 @@ and are idempotent.
 
 - `solve_deal(deal_id)`: solve one deal someone asked for (`services.deal_request_solve`
   sends `deal_solve_requested` after commit; the receiver below queues this task).
+- `prove_deal_par(deal_id)`: the exact search for a scheduled deal's par.
+  Both run on the `solve` queue and are sent again when the process running them dies.
 - `ensure_dailies(days)`: keep the coming days supplied with dailies; the beat runs it every
   hour (config/celery.py, docs/scheduling.md).
 - `close_days()`: the end of each day whose ranked play is over (`services.daily_close`: the
@@ -37,12 +39,31 @@ ENSURE_SOFT_LIMIT = 50 * 60
 ENSURE_HARD_LIMIT = 55 * 60
 
 
-@shared_task(soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, acks_late=True)
-def solve_deal(deal_id: int, time_limit: float | None = None) -> str:
+#: The solver's tasks outlive the process that runs them: a pool process that dies in the middle
+#: (killed, out of memory) gets the task sent again at once (`retry_on_worker_lost`), at most
+#: `max_retries` times, so that a deal that kills every process it meets does not loop. The
+#: message is acknowledged only when a run ends (`acks_late`); if the retry cannot be sent, the
+#: message goes back to the queue (`reject_on_worker_lost`).
+SURVIVE_WORKER_LOSS: dict[str, Any] = {
+    "soft_time_limit": SOFT_LIMIT,
+    "time_limit": HARD_LIMIT,
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "retry_on_worker_lost": True,
+    "max_retries": 2,
+    "default_retry_delay": 1,
+}
+
+
+@shared_task(bind=True, **SURVIVE_WORKER_LOSS)
+def solve_deal(self: Any, deal_id: int, time_limit: float | None = None) -> str:
     """Solve a pending deal and store the result; a second delivery finds the deal claimed or
-    decided and does nothing. Returns the solver status, or "skipped"."""
+    decided and does nothing. A retry after the run's process died takes over the claim that
+    run left. Returns the solver status, or "skipped"."""
     try:
-        return services.deal_solve(deal_id=deal_id, time_limit=time_limit)
+        return services.deal_solve(
+            deal_id=deal_id, time_limit=time_limit, resume=bool(self.request.retries)
+        )
     except SoftTimeLimitExceeded:
         return Deal.SolverStatus.UNKNOWN  # stored as such before the exception came up
 
@@ -67,7 +88,7 @@ def close_days() -> dict[int, int]:
     return services.dailies_close_due()
 
 
-@shared_task(soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, acks_late=True)
+@shared_task(**SURVIVE_WORKER_LOSS)
 def prove_deal_par(deal_id: int) -> bool | None:
     """The exact search for a deal's par (`services.deal_prove_par`); returns whether the par
     is now proven shortest."""

@@ -348,12 +348,23 @@ class RedisServer:
 
 class CeleryWorker:
     """`celery -A config worker` in a subprocess on the database `database` (and the broker of
-    REDIS_URL), one task at a time, consuming `queue` only; its node is `name@<host>`."""
+    REDIS_URL), one task at a time, consuming `queue` only; its node is `name@<host>`. With
+    `pool="prefork"` (the deployment's), the task runs in a pool process of its own
+    (`pool_processes()`), which a test can kill while the worker itself lives on."""
 
-    def __init__(self, *, queue: str, database: str, log: Path, name: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        queue: str,
+        database: str,
+        log: Path,
+        name: str | None = None,
+        pool: str = "solo",
+    ) -> None:
         from django.conf import settings
 
         self.queue = queue
+        self.pool = pool
         self.node = f"{name or queue}@{socket.gethostname()}"
         self.env = {
             **os.environ,
@@ -372,7 +383,7 @@ class CeleryWorker:
 
         with self.log_path.open("wb") as out:
             self.process = subprocess.Popen(
-                [PYTHON, "-m", "celery", "-A", "config", "worker", "--pool=solo"]
+                [PYTHON, "-m", "celery", "-A", "config", "worker", f"--pool={self.pool}"]
                 + ["--concurrency=1", "-l", "warning", "-Q", self.queue, "-n", self.node]
                 + ["--without-gossip", "--without-mingle", "--without-heartbeat"],
                 cwd=ROOT,
@@ -388,6 +399,16 @@ class CeleryWorker:
 
     def kill(self) -> None:
         kill(self.process)
+
+    def pool_processes(self) -> list[int]:
+        """The ids of the worker's pool processes (none with the solo pool)."""
+        if self.process is None:
+            return []
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        try:
+            return [int(pid) for pid in children.read_text().split()]
+        except FileNotFoundError:
+            return []
 
     def stop(self) -> None:
         stop(self.process, timeout=15)

@@ -87,14 +87,18 @@ def deal_request_solve(*, deal: Deal, time_limit: float | None = None) -> Deal:
     return deal
 
 
-def deal_claim_for_solving(*, deal_id: int) -> bool:
+def deal_claim_for_solving(*, deal_id: int, resume: bool = False) -> bool:
     """Claim a pending deal for one solver run with a conditional UPDATE, so that a second
-    delivery of the same task finds nothing to claim and does nothing."""
+    delivery of the same task finds nothing to claim and does nothing. `resume`: the run is
+    the retry of one whose process died, and takes over the claim that run left, however
+    fresh."""
     now = clock.now()
-    stale = Q(solver_status=Deal.SolverStatus.SOLVING, solve_started_at__lt=now - STALE_CLAIM)
+    abandoned = Q(solver_status=Deal.SolverStatus.SOLVING)
+    if not resume:
+        abandoned &= Q(solve_started_at__lt=now - STALE_CLAIM)
     claimed = (
         Deal.objects.filter(pk=deal_id)
-        .filter(Q(solver_status=Deal.SolverStatus.PENDING) | stale)
+        .filter(Q(solver_status=Deal.SolverStatus.PENDING) | abandoned)
         .exclude(curation=Deal.Curation.APPROVED)
         .update(solver_status=Deal.SolverStatus.SOLVING, solve_started_at=now)
     )
@@ -102,7 +106,11 @@ def deal_claim_for_solving(*, deal_id: int) -> bool:
 
 
 def deal_solve(
-    *, deal_id: int, time_limit: float | None = None, par_time: float | None = None
+    *,
+    deal_id: int,
+    time_limit: float | None = None,
+    par_time: float | None = None,
+    resume: bool = False,
 ) -> str:
     """Claim a pending deal, solve it here and store the result: what the `solve_deal` task,
     the `solve_deal` command and the scheduler run. Returns the stored solver status, or
@@ -110,8 +118,9 @@ def deal_solve(
 
     When a Celery task's soft time limit interrupts the solver, the deal is stored as unknown
     and `SoftTimeLimitExceeded` goes on up, so that a longer job (the scheduler) stops too.
+    `resume`: see `deal_claim_for_solving`.
     """
-    if not deal_claim_for_solving(deal_id=deal_id):
+    if not deal_claim_for_solving(deal_id=deal_id, resume=resume):
         return "skipped"
     deal = Deal.objects.get(pk=deal_id)
     seconds = min(time_limit or DEFAULT_SOLVE_SECONDS, MAX_SOLVE_SECONDS)

@@ -596,16 +596,109 @@ def test_image_collects_static_files_with_a_throwaway_key():
     assert collect_at < user_at
 
 
-def test_dockerignore_keeps_local_state_out_of_the_image():
-    patterns = {
-        line.strip().rstrip("/")
-        for line in DOCKERIGNORE.read_text().splitlines()
-        if line.strip() and not line.startswith("#")
-    }
-    for required in (".venv", ".git", "db.sqlite3", ".secret_key", "staticfiles", ".env"):
-        assert required in patterns, required
-    for needed in ("requirements.txt", "manage.py", "config", "games", "frontend"):
-        assert needed not in patterns, needed
+def dockerignored(path: str) -> bool:
+    """Whether `docker build` leaves `path` (relative to the repository) out of the build
+    context, as .dockerignore's rules say: Go's filepath.Match per pattern (`*` and `?` within
+    one path element), `**` for any number of elements, a pattern that matches a folder leaves
+    out everything in it, `!` takes a path back, and the last matching line wins."""
+    excluded = False
+    for raw in DOCKERIGNORE.read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        negate = line.startswith("!")
+        pattern = line.lstrip("!").strip("/")
+        regex = ""
+        for part in re.split(r"(\*\*/|\*\*|\*|\?|\[[^]]*\])", pattern):
+            if part == "**/":
+                regex += "(?:.*/)?"
+            elif part == "**":
+                regex += ".*"
+            elif part == "*":
+                regex += "[^/]*"
+            elif part == "?":
+                regex += "[^/]"
+            elif part.startswith("["):
+                regex += part
+            else:
+                regex += re.escape(part)
+        if re.fullmatch(regex + "(?:/.*)?", path):
+            excluded = not negate
+    return excluded
+
+
+def test_the_dockerignore_matcher_follows_dockers_rules():
+    assert dockerignored(".env") and not dockerignored(".env.example")
+    assert dockerignored("games/__pycache__/models.cpython-311.pyc")
+    assert dockerignored(".git/HEAD") and not dockerignored("games/models.py")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        # The development database and the files SQLite keeps beside it while it runs.
+        "db.sqlite3",
+        "db.sqlite3-journal",
+        "db.sqlite3-wal",
+        "db.sqlite3-shm",
+        "data/other.sqlite3",
+        "data/other.sqlite3-wal",
+        # Secrets, environments, version control.
+        ".env",
+        ".env.production",
+        ".secret_key",
+        ".venv/bin/python",
+        "venv/bin/python",
+        ".git/config",
+        # Collected files, uploads, dumps and backups an operator may keep in the checkout.
+        "staticfiles/app.css",
+        "media/avatar.png",
+        "patience-2026-01-01.dump",
+        "backups/patience-2026-01-01.dump",
+        "dump.sql",
+        "dump.sql.gz",
+    ],
+)
+def test_dockerignore_keeps_local_data_out_of_the_image(path):
+    assert dockerignored(path), f"{path} would be copied into the image"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "requirements.txt",
+        "manage.py",
+        "config/settings.py",
+        "games/engine/__init__.py",
+        "frontend/static/frontend/app.js",
+        "deploy/nginx/patience.conf.template",
+        ".env.example",
+    ],
+)
+def test_dockerignore_keeps_what_the_image_needs(path):
+    assert not dockerignored(path), path
+
+
+def test_what_git_ignores_docker_ignores_too():
+    # .gitignore lists what is local to a checkout: none of it belongs in an image.
+    for raw in (REPO / ".gitignore").read_text().splitlines():
+        pattern = raw.strip()
+        if pattern and not pattern.startswith("#"):
+            sample = pattern.rstrip("/").replace("**/", "").replace("*", "x")
+            sample = re.sub(r"\[([^]])[^]]*\]", r"\1", sample)
+            assert dockerignored(sample), f"{pattern} (.gitignore) is not in .dockerignore"
+
+
+def test_the_documented_backup_writes_its_dump_outside_the_build_folder():
+    # A dump in the checkout would be sent to the builder by `docker compose build`.
+    guide = (REPO / "docs" / "deployment.md").read_text()
+    backup = guide[guide.index("## Backups") :]
+    backup = "\n".join(re.findall(r"```sh\n(.*?)```", backup[: backup.index("\n## ", 1)], re.S))
+    targets = re.findall(r"(?<![<>])>\s*(\S+)", backup)
+    sources = re.findall(r"<\s*(\S+)", backup)
+    assert targets and sources
+    for path in targets + sources:
+        assert path.startswith(("/", "~", '"$BACKUP_DIR', "$BACKUP_DIR")), path
 
 
 @pytest.mark.parametrize("path", ["Dockerfile", "docker-compose.yml", ".env.example", "README.md"])

@@ -1,4 +1,8 @@
-"""A Celery worker is killed (SIGKILL) in the middle of a solve.
+"""A Celery worker, or the pool process running its task, is killed (SIGKILL) in the middle of a
+solve.
+
+The pool process (the deployment's prefork pool): the worker sends the task again at once, and
+the new run takes over the claim the dead one left and stores one result.
 
 A real `celery worker` runs on the test database and the shared Redis, on a queue of this test's
 own. It claims a deal whose solve takes long (Munger seed 1: about 37 s to decide) and is killed
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import signal
 import time
 import uuid
 from collections.abc import Iterator
@@ -48,13 +53,14 @@ class Workers:
         self.folder = folder
         self.started: list[CeleryWorker] = []
 
-    def start(self) -> CeleryWorker:
+    def start(self, pool: str = "solo") -> CeleryWorker:
         number = len(self.started)
         worker = CeleryWorker(
             queue=self.queue,
             database=self.database,
             log=self.folder / f"worker-{number}.log",
             name=f"{self.queue}-{number}",
+            pool=pool,
         )
         self.started.append(worker)
         return worker.start()
@@ -108,6 +114,28 @@ def status_of(deal: Deal) -> str:
     return Deal.objects.values_list("solver_status", flat=True).get(pk=deal.pk)
 
 
+DECIDED = {"solved", "unsolvable", "unknown"}
+
+
+def test_a_pool_process_killed_mid_solve_gets_the_solve_sent_again_at_once(workers):
+    deal = services.deal_create(game="munger", seed=SLOW_SEED)
+    worker = workers.start(pool="prefork")
+    services.deal_request_solve(deal=deal, time_limit=LONG_SOLVE)
+    wait_until(lambda: status_of(deal) == "solving", timeout=30, what="the worker's claim")
+    claimed_at = Deal.objects.values_list("solve_started_at", flat=True).get(pk=deal.pk)
+    [process] = worker.pool_processes()
+    os.kill(process, signal.SIGKILL)
+
+    # Long before the claim is stale, the task runs again in a new pool process, takes over the
+    # dead run's claim and stores one result; the worker itself goes on.
+    wait_until(lambda: status_of(deal) in DECIDED, timeout=90, what="the solve sent again")
+    deal.refresh_from_db()
+    assert deal.solve_started_at is not None and deal.solve_started_at > claimed_at
+    assert deal.solved_at is not None
+    assert worker.process is not None and worker.process.poll() is None
+    assert process not in worker.pool_processes()
+
+
 def test_a_worker_killed_mid_solve_leaves_a_stale_claim_that_another_run_takes(workers):
     deal = services.deal_create(game="munger", seed=SLOW_SEED)
     first = workers.start()
@@ -132,8 +160,7 @@ def test_a_worker_killed_mid_solve_leaves_a_stale_claim_that_another_run_takes(w
     assert services.deal_request_solve(deal=deal, time_limit=SHORT_SOLVE).solver_status == (
         "pending"
     )
-    decided = {"solved", "unsolvable", "unknown"}
-    wait_until(lambda: status_of(deal) in decided, timeout=60, what="the second run")
+    wait_until(lambda: status_of(deal) in DECIDED, timeout=60, what="the second run")
     stored = Deal.objects.values().get(pk=deal.pk)
 
     # The job the killed worker never acknowledged, delivered again: skipped, nothing changes.

@@ -180,6 +180,25 @@ def test_solve_deal_has_soft_and_hard_time_limits():
     assert ensure_dailies.soft_time_limit < ensure_dailies.time_limit <= 3600
 
 
+@pytest.mark.parametrize("task", [tasks.solve_deal, tasks.prove_deal_par], ids=lambda t: t.name)
+def test_the_solver_tasks_are_sent_again_when_their_process_dies(task):
+    # The live test kills a pool process during solve_deal (faults/test_worker_killed.py); the
+    # par proof, on the same queue, needs the same options.
+    assert task.acks_late and task.reject_on_worker_lost and task.retry_on_worker_lost
+    assert 1 <= task.max_retries <= 3 and task.default_retry_delay <= 5
+    assert task.time_limit == tasks.HARD_LIMIT
+
+
+@pytest.mark.django_db
+def test_a_retry_after_the_process_died_takes_over_its_fresh_claim(eager):
+    deal = pending()
+    assert services.deal_claim_for_solving(deal_id=deal.pk)  # the run whose process died
+
+    assert solve_deal.apply(args=(deal.pk, SOLVE_FAST), retries=1).get() == "solved"
+
+    assert Deal.objects.get(pk=deal.pk).solver_status == "solved"
+
+
 @pytest.mark.django_db(transaction=True)
 def test_asking_for_a_solve_sends_the_task_after_commit(eager):
     deal = pending()
