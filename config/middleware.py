@@ -4,6 +4,8 @@
   browser from another origin is refused with 403 `bad_origin`, for every path and every
   player. Guests need no CSRF token (their cookie is SameSite=Lax), but SameSite treats
   another port of the same host as the same site; the Origin header does not.
+- `NulRefusalMiddleware`: a request whose path, query, cookies or body hold the NUL character
+  is refused with 400 `malformed` before anything reads it (games/textinput.py says why).
 - `DatabaseUnavailableMiddleware`: a view that cannot reach the database answers 503
   `database_unavailable` with Retry-After rather than a 500 page.
 """
@@ -15,9 +17,11 @@ from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 
 from config.errors import database_unavailable, error_response, is_database_unavailable
+from games.textinput import NUL_DETAIL, holds_nul, json_holds_nul
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -84,6 +88,35 @@ class OriginCheckMiddleware:
         else:
             return None  # not a browser acting for another page (a script, curl)
         return error_response(request, 403, "bad_origin", why, "Forbidden")
+
+
+class NulRefusalMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if self.holds_nul(request):
+            return error_response(request, 400, "malformed", NUL_DETAIL, "Bad request")
+        return self.get_response(request)
+
+    @staticmethod
+    def holds_nul(request: HttpRequest) -> bool:
+        if holds_nul(request.path) or holds_nul(list(request.GET.lists())):
+            return True
+        if holds_nul(dict(request.COOKIES)):
+            return True
+        if request.method not in UNSAFE_METHODS:
+            return False
+        kind = request.content_type or ""
+        if kind.startswith("multipart/"):  # files, and admin forms: Django's fields refuse NUL
+            return False
+        try:
+            body = request.body  # bounded by config.bodylimit before Django
+        except RequestDataTooBig:  # answered by the view's own size check
+            return False
+        if kind == "application/x-www-form-urlencoded":
+            return b"\x00" in body or holds_nul(list(request.POST.lists()))
+        return json_holds_nul(body)
 
 
 class DatabaseUnavailableMiddleware:

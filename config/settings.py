@@ -144,6 +144,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # State-changing requests from another origin are refused (config/middleware.py).
     "config.middleware.OriginCheckMiddleware",
+    # Text holding NUL (which PostgreSQL cannot store or compare) is refused with 400.
+    "config.middleware.NulRefusalMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of a page: the switch's cookie (/i18n/setlang/), then Accept-Language.

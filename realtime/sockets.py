@@ -27,6 +27,7 @@ from typing import Any
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import REDIS_ERRORS
+from games.textinput import NUL_DETAIL, holds_nul
 
 logger = logging.getLogger(__name__)
 
@@ -196,6 +197,10 @@ class JsonSocket(AsyncWebsocketConsumer):
             await self.send_json(
                 error_message("malformed", 'A message is a JSON object with a "type".')
             )
+            return
+        # A raw NUL cannot be in JSON text that parsed; an escaped one can (games/textinput.py).
+        if "\\u0000" in text_data and holds_nul(message):
+            await self.send_json(error_message("malformed", NUL_DETAIL))
             return
         if message["type"] == "ping":
             await self.on_ping()

@@ -226,6 +226,24 @@ async def test_a_deeply_nested_message_is_refused_and_the_socket_goes_on(where):
     await close_all(tab)
 
 
+async def test_a_message_holding_nul_is_refused_and_changes_nothing():
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    await receive(tab)
+
+    await tab.send_json_to({"type": "move", "seq": 0, "move": daily.deal.certificate[0] + "\x00"})
+    refused = await receive(tab)
+    await tab.send_json_to({"type": "resign", "x\x00": 1})
+    refused_key = await receive(tab)
+
+    assert (refused["code"], refused_key["code"]) == ("malformed", "malformed")
+    assert "NUL" in refused["detail"]
+    assert await stored(attempt.pk) == ([], 0)
+    assert (await rest_state(token, attempt.pk))["status"] == "playing"
+    await close_all(tab)
+
+
 async def test_the_message_budget_refuses_and_counts_then_recovers(monkeypatch):
     _, attempt, token = await alice_playing()
     clock = [1000.0]
