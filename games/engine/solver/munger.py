@@ -147,9 +147,8 @@ def twin_normal(columns: tuple[bytes, ...]) -> tuple[bytes, ...]:
     Each such move is legal, and so is the move straight back, so the result is a position the
     given one reaches and that reaches it: for deciding, the two are the same position.
     """
-    moved = True
-    while moved:
-        moved = False
+    while True:
+        joined = b"\xff".join(columns)  # 0xff is no card: one search finds a twin anywhere
         for j in range(7):
             target = columns[j]
             if not target:
@@ -158,28 +157,28 @@ def twin_normal(columns: tuple[bytes, ...]) -> tuple[bytes, ...]:
             twin = TWIN[x]
             if twin < x:
                 continue
-            for i in range(7):
-                source = columns[i]
-                q = source.find(twin)
-                if q < 0:
-                    continue
-                n = len(source)
-                if (
-                    i != j
-                    and q + 1 < n
-                    and source[q + 1] < HIDDEN
-                    and twin in FITS[source[q + 1]]
-                    and run_start(source) <= q + 1
-                ):
-                    cols = list(columns)
-                    cols[j] = target + source[q + 1 :]
-                    cols[i] = source[: q + 1]
-                    columns = tuple(cols)
-                    moved = True
+            q = joined.find(twin)  # a face-down twin carries the HIDDEN mark: not found
+            if q < 0:
+                continue
+            i = 0
+            while q > len(columns[i]):
+                q -= len(columns[i]) + 1
+                i += 1
+            source = columns[i]
+            if (
+                i != j
+                and q + 1 < len(source)
+                and source[q + 1] < HIDDEN
+                and twin in FITS[source[q + 1]]
+                and run_start(source) <= q + 1
+            ):
+                cols = list(columns)
+                cols[j] = target + source[q + 1 :]
+                cols[i] = source[: q + 1]
+                columns = tuple(cols)
                 break
-            if moved:
-                break
-    return columns
+        else:
+            return columns
 
 
 def blocked(cards: bytes) -> int:
@@ -195,6 +194,55 @@ def blocked(cards: bytes) -> int:
         elif r < lowest[s]:
             lowest[s] = r
     return count
+
+
+#: How many columns' facts the dead-position test keeps (a cache: states share columns).
+COLUMN_FACTS_KEPT = 200_000
+
+
+def column_facts(column: bytes) -> tuple[int, int, dict[int, int], dict[int, int], dict[int, int]]:
+    """What the dead-position test reads off a non-empty column: its top card's bit, the bits
+    of all its cards, and per card bit the card under it (`below`), the run above it that it
+    could carry (`runs`, face-up cards only) and, per run top, the cards whose run ends there
+    (`carriers`)."""
+    raw = column[-1]
+    bit = top_bit = mask = CARD_BIT[raw]
+    below: dict[int, int] = {}
+    runs: dict[int, int] = {}
+    carriers: dict[int, int] = {}
+    run = run_top = 0  # the run above the card being looked at, and its top card
+    for k in range(len(column) - 2, -1, -1):
+        upper, upper_bit = raw, bit
+        raw = column[k]
+        card = raw & 63
+        bit = CARD_BIT[card]
+        mask |= bit
+        below[upper_bit] = bit
+        if card in FITS[upper & 63]:
+            if run and upper < HIDDEN:
+                run |= upper_bit
+            else:
+                run = run_top = upper_bit
+        else:
+            run = 0
+        if run and raw < HIDDEN:
+            runs[bit] = run
+            carriers[run_top] = carriers.get(run_top, 0) | bit
+    return top_bit, mask, below, runs, carriers
+
+
+def reserve_facts(reserve: bytes) -> list[tuple[dict[int, int], int]]:
+    """Per count of reserve cards left: the bit of the card under each one, and the top's bit."""
+    out: list[tuple[dict[int, int], int]] = [({}, 0)]
+    below: dict[int, int] = {}
+    previous = 0
+    for card in reserve:
+        bit = CARD_BIT[card]
+        if previous:
+            below[bit] = previous
+        previous = bit
+        out.append((dict(below), previous))
+    return out
 
 
 class MungerRules(SolverRules):
@@ -217,6 +265,10 @@ class MungerRules(SolverRules):
         self.symmetric = mode != PLAIN
         self.autos = mode != PLAIN
         self._runs: dict[bytes, int] = {}
+        self._column_facts: dict[
+            bytes, tuple[int, int, dict[int, int], dict[int, int], dict[int, int]]
+        ] = {}
+        self._reserve_facts = reserve_facts(self.reserve)
 
     # -- the state ------------------------------------------------------------------------
 
@@ -678,48 +730,31 @@ class MungerRules(SolverRules):
         below: dict[int, int] = {}  # a card's bit -> the bit of the card under it in its pile
         in_column = 0
         column_masks = []
-        # (a face-up card's bit, the bits of the run above it that could move with it: d1 on
-        # it, d2 on d1, ..., every one but the last face up now)
         # A face-up card can carry the run above it (d1 on it, d2 on d1, ..., every one but
         # the last face up now) once the run's top card is exposed: runs[card bit] is that run,
-        # carriers[top bit] the cards whose run ends there.
+        # carriers[top bit] the cards whose run ends there. Each column's share is worked out
+        # once (`column_facts`): states share most of their columns.
         runs: dict[int, int] = {}
         carriers: dict[int, int] = {}
+        known = self._column_facts
         for column in columns:
-            n = len(column)
-            if not n:
+            if not column:
                 column_masks.append(0)
                 continue
-            raw = column[-1]
-            bit = CARD_BIT[raw]
-            exposed |= bit
-            mask = bit
-            run = run_top = 0  # the run above the card being looked at, and its top card
-            for k in range(n - 2, -1, -1):
-                upper, upper_bit = raw, bit
-                raw = column[k]
-                card = raw & 63
-                bit = CARD_BIT[card]
-                mask |= bit
-                below[upper_bit] = bit
-                if card in FITS[upper & 63]:
-                    if run and upper < HIDDEN:
-                        run |= upper_bit
-                    else:
-                        run = run_top = upper_bit
-                else:
-                    run = 0
-                if run and raw < HIDDEN:
-                    runs[bit] = run
-                    carriers[run_top] = carriers.get(run_top, 0) | bit
+            facts = known.get(column)
+            if facts is None:
+                if len(known) >= COLUMN_FACTS_KEPT:
+                    known.clear()
+                facts = known[column] = column_facts(column)
+            top_bit, mask, column_below, column_runs, column_carriers = facts
+            exposed |= top_bit
             in_column |= mask
             column_masks.append(mask)
-        previous = 0
-        for card in self.reserve[: tail[RES]]:
-            bit = CARD_BIT[card]
-            if previous:
-                below[bit] = previous
-            previous = bit
+            below.update(column_below)
+            runs.update(column_runs)
+            carriers.update(column_carriers)
+        reserve_below, previous = self._reserve_facts[tail[RES]]
+        below.update(reserve_below)
         exposed |= previous
         # The talon: the waste, then the stock in drawing order. While `size` of its cards have
         # been drawn, a talon card is on top when every one drawn after it has left.
@@ -745,6 +780,10 @@ class MungerRules(SolverRules):
                     red >>= 1
                     if not (red | black << 16 | black << 32 | red << 48 | kings) & new:
                         continue
+            # The talon cards that can be on top: from the last drawn down to the first that
+            # cannot leave (`base` only grows, so `low` only moves down).
+            low = size - 1
+            talon_top = talon[low] if size else 0
             while True:
                 before = up, top, base, empty
                 # placeable: cards that fit on a card that can be a column top
@@ -755,12 +794,9 @@ class MungerRules(SolverRules):
                 placeable = red | black << 16 | black << 32 | red << 48 | kings
                 # Dig: cards that can leave expose the ones under them, which may leave too.
                 while True:
-                    talon_top = 0
-                    for i in range(size - 1, -1, -1):
-                        bit = talon[i]
-                        talon_top |= bit
-                        if not bit & base:
-                            break
+                    while low > 0 and talon[low] & base:
+                        low -= 1
+                        talon_top |= talon[low]
                     visible = exposed | talon_top
                     # up: per suit, the foundation and the unbroken run of ranks after it that
                     # can be on top of some pile (each lane's lowest clear bit, all at once)
