@@ -16,6 +16,8 @@ that fails is logged and does not undo or fail the change that caused it.
 - `deal_solve_requested(deal_id, time_limit)`: someone asked the solver for a deal
 - `deal_par_requested(deal_id)`: a deal's par should be proven (it was scheduled, or a
   player's win showed it was not a floor)
+- `player_tokens_revoked(player_id)`: cookie tokens of the player were revoked (logging out,
+  linking the guest to an account): whatever they opened must ask again who it serves
 
 `standing` is the attempt's `games.models.Standing` as committed (what its board reads), so
 that the board index needs no second read per move. `origin` is whatever the caller of the
@@ -41,6 +43,7 @@ attempt_changed = Signal()
 daily_scheduled = Signal()
 deal_solve_requested = Signal()
 deal_par_requested = Signal()
+player_tokens_revoked = Signal()
 
 
 def send_now(signal: Signal, **ids: Any) -> None:

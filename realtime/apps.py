@@ -19,3 +19,6 @@ class RealtimeConfig(AppConfig):
         signals.move_played.connect(pushes.push_state, dispatch_uid="realtime.push.move")
         signals.attempt_finished.connect(pushes.push_state, dispatch_uid="realtime.push.end")
         board_changed.connect(boards.mark, dispatch_uid="realtime.boards.mark")
+        signals.player_tokens_revoked.connect(
+            pushes.push_revoked, dispatch_uid="realtime.push.revoked"
+        )

@@ -14,6 +14,15 @@ the REST API answers) or an error:
 
 Every other socket of the same attempt (a second tab) receives each new state, whatever path
 made the move (realtime/pushes.py). Budget, heartbeats and errors: realtime/sockets.py.
+
+A socket serves the player it was opened for only while its credentials still name that player:
+when the player's cookie tokens are revoked (logging out, a guest linked to an account), the
+`player_tokens_revoked` signal reaches every play socket of the player (the group
+`pushes.player_group`), each reads its session and cookie again as they are stored now, and one
+that no longer names its player is closed with 4403 and reads no further message. The same
+check runs at each heartbeat, in case the signal was lost with the channel layer. Checking on
+every message instead would add a database read to every move for an event that happens once a
+session.
 """
 
 from __future__ import annotations
@@ -21,9 +30,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
+from django.contrib import auth
 
 from games import services
 from games.errors import REDIS_ERRORS, ServiceError
@@ -51,6 +64,20 @@ def _connect(scope: dict[str, Any], attempt_id: int) -> tuple[Player | None, int
     if player is None or owner != player.pk:
         return player, CLOSE_FORBIDDEN
     return player, 0
+
+
+@database_sync_to_async
+def _serves(scope: dict[str, Any], player_id: int) -> bool:
+    """Whether the socket's session (as stored now, not as it was when the socket opened) and
+    cookies still name the player `player_id`."""
+    session = scope.get("session")
+    key = getattr(session, "session_key", None) if session is not None else None
+    user = None
+    if key:
+        store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+        user = auth.get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+    player = player_for(user=user, cookies=scope.get("cookies", {})).player
+    return player is not None and player.pk == player_id
 
 
 @database_sync_to_async
@@ -84,6 +111,7 @@ class PlayConsumer(JsonSocket):
     attempt_id: int
     player: Player
     group: str | None = None
+    player_group: str | None = None
     sent: tuple[int, str] = (-1, "")
     registered_at = 0.0  # monotonic time of the last registration in the attempt's tabs
 
@@ -100,6 +128,11 @@ class PlayConsumer(JsonSocket):
             await self.refuse(CLOSE_UNAVAILABLE)
             return
         self.group = group
+        if not await self.join_group(pushes.player_group(player.pk)):
+            await self.leave_groups()
+            await self.refuse(CLOSE_UNAVAILABLE)
+            return
+        self.player_group = pushes.player_group(player.pk)
         try:  # before the first state is read: a move committed later is pushed to it
             await asyncio.to_thread(pushes.tab_opened, self.attempt_id, self.channel_name)
             self.registered_at = time.monotonic()
@@ -113,7 +146,11 @@ class PlayConsumer(JsonSocket):
         await self.send_state(await _state(self.attempt_id))
 
     async def on_ping(self) -> None:
-        """A socket open for long stays in its attempt's registry (which expires unused)."""
+        """A socket whose player signed out closes (in case the signal was lost); one open
+        for long stays in its attempt's registry (which expires unused)."""
+        if not await _serves(self.scope, self.player.pk):
+            await self.revoked()
+            return
         if (
             self.group is None
             or time.monotonic() - self.registered_at < pushes.TABS_REFRESH_SECONDS
@@ -125,7 +162,22 @@ class PlayConsumer(JsonSocket):
         except REDIS_ERRORS as exc:  # tried again at a later ping
             logger.warning("play socket registration not refreshed: %r", exc)
 
+    async def player_revoked(self, event: dict[str, Any]) -> None:
+        """Some cookie token of the player was revoked: close unless this socket's own
+        credentials still name the player."""
+        if not self.refused and not await _serves(self.scope, self.player.pk):
+            await self.revoked()
+
+    async def revoked(self) -> None:
+        logger.info("closing a play socket whose player signed out: %s", self.scope.get("path"))
+        self.refused = True  # no further message is read
+        await self.leave_groups()
+        await self.close(code=CLOSE_FORBIDDEN)
+
     async def leave_groups(self) -> None:
+        if self.player_group is not None:
+            group, self.player_group = self.player_group, None
+            await self.leave_group(group)
         if self.group is not None:
             await self.leave_group(self.group)
             await asyncio.to_thread(pushes.tab_closed, self.attempt_id, self.channel_name)

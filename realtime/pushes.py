@@ -40,6 +40,11 @@ def attempt_group(attempt_id: int) -> str:
     return f"attempt.{attempt_id}"
 
 
+def player_group(player_id: int) -> str:
+    """The channel-layer group of one player's play sockets, whatever the attempt."""
+    return f"player.{player_id}"
+
+
 def render(state: AttemptState) -> dict[str, Any]:
     """A state as the REST API answers a move, as plain JSON values (a channel layer carries
     it); rendered once per state, whoever asks first."""
@@ -171,3 +176,9 @@ def push_state(
         return
     state = attempt_state(attempt, revealed=revealed)
     group_send(attempt_group(attempt_id), {"type": "attempt.state", "state": render(state)})
+
+
+def push_revoked(sender: Any, player_id: int, **kwargs: Any) -> None:
+    """Listener of `player_tokens_revoked`: the player's play sockets ask again who they serve
+    (`PlayConsumer.player_revoked`), and those no longer theirs close."""
+    group_send(player_group(player_id), {"type": "player.revoked"})

@@ -204,7 +204,8 @@ class JsonSocket(AsyncWebsocketConsumer):
             return
         if message["type"] == "ping":
             await self.on_ping()
-            await self.send_json({"type": "pong"})
+            if not self.refused:  # on_ping may have closed the socket
+                await self.send_json({"type": "pong"})
             return
         await self.on_message(message)
 

@@ -168,11 +168,13 @@ def sign_in(request: Any, user: Any) -> Player:
 
 def sign_out(request: Any) -> None:
     """End the session and revoke this browser's player token. A guest (nobody logged in)
-    keeps their cookie: it is all that remembers them."""
+    keeps their cookie: it is all that remembers them. The session ends first: the revocation
+    tells the player's open sockets to ask again who they serve, and by then neither the
+    session nor the token answers."""
     if not request.user.is_authenticated:
         return
     state = _state(request)
+    django_logout(_http(request))
     if state.token is not None:
         services.player_token_revoke(raw=state.token)
-    django_logout(_http(request))
     state.player, state.token, state.forget = None, None, True

@@ -114,6 +114,7 @@ def player_link_user(*, player: Player, user: Any) -> Player:
         if existing is None:
             player.user = user
             player.save(update_fields=["user"])
+            player_tokens_revoke(player=player)  # it answers to the account's session now
             return player
         if existing.pk == player.pk:
             return player
@@ -147,17 +148,22 @@ def player_token_issue(*, player: Player) -> str:
 
 
 def player_token_revoke(*, raw: str) -> None:
-    """Make one cookie token worthless (logging out)."""
-    PlayerToken.objects.filter(key_hash=PlayerToken.hash(raw), revoked_at__isnull=True).update(
-        revoked_at=clock.now()
-    )
+    """Make one cookie token worthless (logging out); the sockets it opened close."""
+    live = PlayerToken.objects.filter(key_hash=PlayerToken.hash(raw), revoked_at__isnull=True)
+    _revoke(live)
 
 
 def player_tokens_revoke(*, player: Player) -> None:
-    """Make every cookie token of `player` worthless."""
-    PlayerToken.objects.filter(player=player, revoked_at__isnull=True).update(
-        revoked_at=clock.now()
-    )
+    """Make every cookie token of `player` worthless; the sockets they opened close."""
+    _revoke(PlayerToken.objects.filter(player=player, revoked_at__isnull=True))
+
+
+def _revoke(live: Any) -> None:
+    with transaction.atomic():
+        players = set(live.values_list("player_id", flat=True))
+        live.update(revoked_at=clock.now())
+    for player_id in sorted(players):
+        signals.send_on_commit(signals.player_tokens_revoked, player_id=player_id)
 
 
 def account_create(*, username: str, password: str) -> Any:
