@@ -11,7 +11,8 @@ site's own, port included; a handshake without one passes: realtime/origin.py) a
 their route (the play socket through the session/auth stack, realtime/routing.py); a refused
 socket is accepted, then closed with its code (4403 another origin, 4404 a path no consumer
 serves). The lifespan starts and stops what the live side runs per process
-(realtime/lifespan.py).
+(realtime/lifespan.py). With DEBUG on, a connection that reached the server at an address other
+than a loopback one is refused before all of this (config/security.py `LoopbackOnly`).
 """
 
 import os
@@ -33,6 +34,7 @@ from django.conf import settings  # noqa: E402
 from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
 from config.concurrency import ConcurrencyLimitMiddleware  # noqa: E402
 from config.health import HealthCheckMiddleware  # noqa: E402
+from config.security import LoopbackOnly  # noqa: E402
 from realtime.lifespan import lifespan  # noqa: E402
 from realtime.origin import SameOriginValidator  # noqa: E402
 from realtime.routing import unknown_path_route, websocket_urlpatterns  # noqa: E402
@@ -48,3 +50,8 @@ application = ProtocolTypeRouter(
         "lifespan": lifespan,
     }
 )
+
+if settings.DEBUG:
+    # DEBUG pages reach this machine only: by the address a connection reached, never by its
+    # Host header (config/security.py).
+    application = LoopbackOnly(application)

@@ -1,15 +1,26 @@
-"""Settings helpers that keep the site safe by default: the secret key and loopback hosts.
+"""Settings helpers that keep the site safe by default: the secret key, loopback hosts and the
+addresses the server listens on.
 
 Imported by config/settings.py before Django is set up, so it imports nothing from Django but
 its exceptions.
+
+DEBUG pages show settings and source code, so they must reach this machine only. That rests on
+what the server listens on, never on the Host header a client sends: `config.serving` (uvicorn
+alone, or gunicorn's workers) puts its listening addresses in `SERVER_BIND_VARIABLE` before the
+application loads, and the settings refuse DEBUG on an address other machines can reach
+(`debug_exposed_binds`). Whatever server runs it, with DEBUG on the application also refuses a
+connection that reached the server at any but a loopback address (`LoopbackOnly`).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import secrets
 import time
+from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -36,6 +47,81 @@ def is_loopback(host: str) -> bool:
 
 def all_loopback(hosts: list[str]) -> bool:
     return bool(hosts) and all(is_loopback(host) for host in hosts)
+
+
+#: The environment variable in which the server process says where it listens: comma-separated
+#: `host:port` (`[::1]:8000` for IPv6) or `unix:PATH`. Set by config/serving.py, never by hand.
+SERVER_BIND_VARIABLE = "SERVER_BIND"
+
+
+def is_loopback_address(host: str) -> bool:
+    """Whether an address the server listens on, or a connection reached, is this machine's
+    alone: a loopback IP (127.0.0.0/8, ::1) or `localhost`. `0.0.0.0` and `::` are every
+    address, so not loopback."""
+    host = host.strip().strip("[]").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def bind_host(bind: str) -> str | None:
+    """The host of one `SERVER_BIND` entry; None for a Unix socket (this machine's only)."""
+    bind = bind.strip()
+    if bind.startswith("unix:"):
+        return None
+    if bind.startswith("["):
+        return bind[1:].split("]", 1)[0]
+    return bind.rsplit(":", 1)[0] if ":" in bind else bind
+
+
+def debug_exposed_binds(binds: list[str]) -> list[str]:
+    """The listening addresses of `binds` that other machines can reach."""
+    exposed = []
+    for bind in binds:
+        host = bind_host(bind)
+        if host is not None and not is_loopback_address(host):
+            exposed.append(bind)
+    return exposed
+
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class LoopbackOnly:
+    """ASGI wrapper used with DEBUG on: a connection that reached the server at an address other
+    than a loopback one (`scope["server"]`: the local address the client connected to, whatever
+    its Host header says) is refused, HTTP with 403, a WebSocket before its handshake."""
+
+    def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        server = scope.get("server")
+        reached = server[0] if server else None  # None: a Unix socket
+        if (
+            scope["type"] in ("http", "websocket")
+            and reached is not None
+            and not is_loopback_address(str(reached))
+        ):
+            await self.refuse(scope, send)
+            return
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    async def refuse(scope: Scope, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        body = b"DEBUG is on: this server answers this machine only.\n"
+        headers = [(b"content-type", b"text/plain; charset=utf-8")]
+        headers.append((b"content-length", str(len(body)).encode()))
+        await send({"type": "http.response.start", "status": 403, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
 
 def weak_secret_key_reason(key: str) -> str | None:

@@ -18,6 +18,14 @@ The settings, `SERVER_OPTIONS`, each bound a cost a stranger could otherwise set
   (config/bodylimit.py); connections and slow headers are bounded by the reverse proxy in
   front (docs/deployment.md).
 
+Where the process listens is its own business and the settings': before the application
+loads, both ways put the listening addresses in the environment (`SERVER_BIND`,
+config/security.py), and the settings refuse DEBUG unless every one is a loopback address.
+Deployed, gunicorn binds `0.0.0.0:8000` inside the container, on a network only the edge
+proxy shares (docker-compose.yml, docs/deployment.md): nothing else can reach it and choose its
+own `X-Forwarded-For`. On a machine of its own, bind the app to 127.0.0.1 (or a Unix socket)
+with the proxy on the same machine.
+
 This module imports no part of the application: gunicorn's master loads it to find the worker
 class, and only the workers load the application (config/server.py).
 """
@@ -25,9 +33,12 @@ class, and only the workers load the application (config/server.py).
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from uvicorn_worker import UvicornWorker
+
+from config.security import SERVER_BIND_VARIABLE
 
 WS_MAX_BYTES = 16 * 1024
 MAX_HEADER_BYTES = 16 * 1024
@@ -45,10 +56,27 @@ SERVER_OPTIONS: dict[str, Any] = {
 APPLICATION = "config.server:application"
 
 
+def announce_binds(binds: list[str]) -> None:
+    """Tell the settings where this process listens (before the application loads)."""
+    os.environ[SERVER_BIND_VARIABLE] = ",".join(binds)
+
+
+def bind_text(address: Any) -> str:
+    """gunicorn's parsed bind address as `host:port`, `[v6]:port` or `unix:PATH`."""
+    if isinstance(address, tuple):
+        host, port = address[0], address[1]
+        return f"[{host}]:{port}" if ":" in str(host) else f"{host}:{port}"
+    return f"unix:{address}"
+
+
 class Worker(UvicornWorker):
-    """gunicorn's uvicorn worker with `SERVER_OPTIONS`."""
+    """gunicorn's uvicorn worker with `SERVER_OPTIONS`; says where gunicorn listens."""
 
     CONFIG_KWARGS = {**UvicornWorker.CONFIG_KWARGS, **SERVER_OPTIONS}
+
+    def init_process(self) -> None:
+        announce_binds([bind_text(address) for address in self.cfg.address])
+        super().init_process()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -59,6 +87,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--log-level", default="info")
     options = parser.parse_args(argv)
+    host = f"[{options.host}]" if ":" in options.host else options.host
+    announce_binds([f"{host}:{options.port}"])
     uvicorn.run(
         APPLICATION,
         host=options.host,

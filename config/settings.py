@@ -6,7 +6,10 @@ With none set, the project runs self-contained and safe: DEBUG off, served to th
 local-memory cache and Celery in eager mode.
 
     DEBUG                 "true"/"false" (default false). Local development only: with DEBUG on,
-                          every ALLOWED_HOSTS entry must be a loopback host, else start-up fails.
+                          the server must listen on loopback addresses only (config.serving and
+                          gunicorn say where they listen; 0.0.0.0 fails at start-up), a
+                          connection that reached another address is refused (whatever its
+                          Host header), and every ALLOWED_HOSTS entry must be a loopback host.
     SECRET_KEY            required when ALLOWED_HOSTS names another host than this machine;
                           else default: a random key made once per checkout in .secret_key (mode
                           0600, git-ignored). A key shorter than 50 characters, with fewer than
@@ -40,6 +43,8 @@ local-memory cache and Celery in eager mode.
     STATIC_ROOT           where collectstatic puts the files (default staticfiles/ at the root)
     LOG_LEVEL             level of the app loggers (games, leaderboards, config), to stderr
                           (default INFO)
+    SERVER_BIND           set by the server process, never by hand: where it listens
+                          (config/serving.py), which the DEBUG guard above rests on
     THROTTLE_<SCOPE>_<KIND>  a throttle rate, e.g. THROTTLE_MOVES_PLAYER=600/min; the scopes and
                           kinds with their defaults are in THROTTLE_RATES below
 
@@ -58,7 +63,13 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.security import all_loopback, is_loopback, secret_key
+from config.security import (
+    SERVER_BIND_VARIABLE,
+    all_loopback,
+    debug_exposed_binds,
+    is_loopback,
+    secret_key,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -98,6 +109,17 @@ DEBUG = env_bool("DEBUG", False)
 
 LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", LOOPBACK_HOSTS)
+
+# Where the server process listens (config/serving.py says so before the application loads).
+SERVER_BIND = env_list(SERVER_BIND_VARIABLE, [])
+
+if DEBUG and debug_exposed_binds(SERVER_BIND):
+    # DEBUG pages show settings and source code: never to anyone but this machine, which rests
+    # on where the server listens (a client chooses its Host header).
+    raise ImproperlyConfigured(
+        f"DEBUG is on, so the server may only listen on this machine (127.0.0.1, [::1]), not "
+        f"{', '.join(debug_exposed_binds(SERVER_BIND))}. Set DEBUG=false to serve other machines."
+    )
 
 if DEBUG and not all_loopback(ALLOWED_HOSTS):
     # DEBUG pages show settings and source code: never to anyone but this machine.

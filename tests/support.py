@@ -61,6 +61,7 @@ SETTINGS_VARIABLES = (
     "STATIC_MANIFEST",
     "STATIC_ROOT",
     "LOG_LEVEL",
+    "SERVER_BIND",
 )
 #: Django's own, which a subprocess does not inherit either (the settings module is set anew).
 DJANGO_VARIABLES = ("DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE")

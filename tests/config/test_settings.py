@@ -235,7 +235,10 @@ def test_the_cache_on_redis_fails_fast_and_is_ignored_when_down():
 def test_solving_has_a_celery_queue_of_its_own():
     routes = settings_of(["CELERY_TASK_ROUTES"])["CELERY_TASK_ROUTES"]
 
-    assert routes == {"games.tasks.solve_deal": {"queue": "solve"}}
+    assert routes == {
+        "games.tasks.solve_deal": {"queue": "solve"},
+        "games.tasks.prove_deal_par": {"queue": "solve"},
+    }
 
 
 def test_throttle_rates_have_defaults_and_each_can_be_set_from_the_environment():

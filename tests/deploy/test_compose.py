@@ -325,6 +325,35 @@ def test_only_the_edge_is_published_and_it_proxies_to_web():
     assert re.search(r"^NUM_PROXIES=1$", (REPO / ".env.example").read_text(), re.M)
 
 
+def networks_of(name: str) -> set[str]:
+    service = services()[name]
+    networks = service.get("networks", ["default"])
+    return set(networks if isinstance(networks, list) else networks.keys())
+
+
+def test_the_app_is_on_an_internal_network_only_the_edge_shares():
+    # A web port a client could reach directly would let it choose its own X-Forwarded-For.
+    document = compose()
+    internal = {name for name, net in document["networks"].items() if (net or {}).get("internal")}
+    assert internal == {"backend"}
+    for name in services():
+        if name == "edge":
+            assert networks_of(name) == {"backend", "public"}
+        else:
+            assert networks_of(name) == {"backend"}, name
+            assert "ports" not in services()[name], name
+
+
+def test_the_servers_bind_where_the_guide_says():
+    guide = (REPO / "docs" / "deployment.md").read_text()
+    web = unwrap_shell(default_command())
+    # In the container, on the internal network the edge alone reaches.
+    assert option(web, "--bind") == "0.0.0.0:8000"
+    assert "`--bind 0.0.0.0:8000`" in guide and "internal" in guide
+    # On a machine of its own, without compose: loopback, behind a proxy on the same machine.
+    assert "--bind 127.0.0.1:8000" in guide
+
+
 # --- docker-compose.yml: Celery -------------------------------------------------------------------
 
 
