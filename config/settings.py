@@ -348,7 +348,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ROUTES = {
     "games.tasks.solve_deal": {"queue": "solve"},
     "games.tasks.prove_deal_par": {"queue": "solve"},
+    "games.tasks.check_perfection": {"queue": "solve"},
 }
+# The solver's long jobs asked for by signals (par proofs, perfection checks): "queue", or
+# "background" (a thread; the default with eager Celery, which has no worker), or "off".
+SOLVER_JOBS = os.environ.get("SOLVER_JOBS", "")
 
 # --- Auth -----------------------------------------------------------------------------------------
 

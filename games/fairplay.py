@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from games.engine.solver.distance import distance_profile
+
 UNDO = "U"
 
 
@@ -61,6 +63,8 @@ class Play:
     won: bool = False
     #: The deal's stored par (None: the certificate's length).
     par: int | None = None
+    #: The win's distance profile (`perfection`), measured off the request path; None before.
+    perfection: Mapping[str, Any] | None = None
 
     @cached_property
     def action_times(self) -> list[int]:
@@ -224,6 +228,52 @@ def _under_par(play: Play) -> Figures | None:
     return {"value": len(play.moves) - par, "moves": len(play.moves), "par": par}
 
 
+#: too_perfect judges wins with at least this many net moves of known distance.
+MIN_DECIDED_PERFECTION = 30
+#: The budget of one perfection measure, in seconds of a worker (off the request path).
+PERFECTION_SECONDS = 60.0
+
+
+def perfection(
+    game: str,
+    deal_string: str,
+    moves: Sequence[str],
+    *,
+    par: int | None = None,
+    time_limit: float | None = PERFECTION_SECONDS,
+) -> dict[str, Any] | None:
+    """How closely a game's net line (undo pairs removed) follows shortest play: for each of
+    its moves, the solver's exact distance to a win after it (the server knows the whole deal),
+    and how many moves did not bring the win exactly one move closer (`misses`) among those
+    whose distances were settled within the budget (`decided`). `value` is misses / decided;
+    `distances` the distance after each net move (None where unknown), `start` the deal's.
+    `par`, when proven shortest, saves the first search. None when nothing was settled."""
+    line = net_line(moves)
+    if not line:
+        return None
+    profile = distance_profile(game, deal_string, line, time_limit=time_limit, start_distance=par)
+    decided = [check.closer for check in profile if check.closer is not None]
+    if not decided:
+        return None
+    misses = decided.count(False)
+    return {
+        "moves": len(line),
+        "decided": len(decided),
+        "misses": misses,
+        "value": misses / len(decided),
+        "start": profile[0].before,
+        "distances": [check.after for check in profile],
+    }
+
+
+def _perfection(play: Play) -> Figures | None:
+    """A win's share of net moves that did not bring it one move closer (`perfection`)."""
+    measured = play.perfection
+    if not play.won or measured is None or measured["decided"] < MIN_DECIDED_PERFECTION:
+        return None
+    return {key: measured[key] for key in ("value", "moves", "decided", "misses")}
+
+
 #: The rules, their thresholds per game, and why. docs/fair-play.md explains each.
 RULES: tuple[Rule, ...] = (
     Rule(
@@ -301,6 +351,22 @@ RULES: tuple[Rule, ...] = (
         "daily, most Munger ones); a win below one is either a par that was only an upper "
         "bound, or a line found by a stronger search than ours.",
     ),
+    Rule(
+        name="too_perfect",
+        threshold={"masterpiece": 0.02, "munger": 0.02},
+        unit="share of moves off a shortest way",
+        measure=_perfection,
+        detail="{misses} of the win's {decided} checked moves did not bring it one move closer "
+        "to a win ({value:.1%}, under {threshold:.0%}): shortest play nearly all the way",
+        description="Checked off the request path for a ranked win that would enter its day's "
+        "top 100: the solver's exact distance to a win after each move (undo pairs removed); "
+        "the win is held when almost every move brought it exactly one move closer.",
+        why="A person finds their own way: moves that wait, reorder or try something, which "
+        "leave the distance as it was or add to it. A line that is shortest move after move, "
+        "over dozens of moves, is what a solver plays; the timing rules cannot see it when the "
+        "moves come at a human pace. A person looks at each such result before anything "
+        "happens to it.",
+    ),
 )
 
 RULES_BY_NAME: dict[str, Rule] = {rule.name: rule for rule in RULES}
@@ -314,16 +380,24 @@ def check(
     *,
     won: bool = False,
     par: int | None = None,
+    perfection: Mapping[str, Any] | None = None,
 ) -> list[dict[str, str]]:
     """The rules a game trips: `[{"rule": name, "detail": why}]`, empty if none.
 
     `move_times` are the server's milliseconds since the deal was first shown, one per move;
     `certificate` the solver's winning line for the deal (empty when unknown); `won`, whether
-    the game is won; `par` the deal's stored par (default: the certificate's length)."""
+    the game is won; `par` the deal's stored par (default: the certificate's length);
+    `perfection` the win's distance profile (`perfection`), when it was measured."""
     if len(moves) != len(move_times):
         raise ValueError(f"{len(moves)} moves but {len(move_times)} times")
     play = Play(
-        game=game, moves=moves, move_times=move_times, certificate=certificate, won=won, par=par
+        game=game,
+        moves=moves,
+        move_times=move_times,
+        certificate=certificate,
+        won=won,
+        par=par,
+        perfection=perfection,
     )
     reasons = []
     for rule in RULES:
@@ -346,6 +420,7 @@ def check_attempt(attempt: Any) -> list[dict[str, str]]:
         deal.certificate if deal else [],
         won=won,
         par=deal.par if deal else None,
+        perfection=attempt.perfection,
     )
 
 

@@ -393,6 +393,13 @@ class Attempt(models.Model):
         blank=True,
         help_text="The fair-play checks the result tripped: [{rule, detail}] (games/fairplay.py).",
     )
+    perfection = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="How closely a ranked win followed shortest play, by the solver's distance "
+        "after each move (fairplay.perfection); measured off the request path for wins that "
+        "would enter their day's top 100, empty before.",
+    )
     device = models.CharField(
         max_length=64,
         blank=True,

@@ -18,6 +18,8 @@ that fails is logged and does not undo or fail the change that caused it.
   player's win showed it was not a floor)
 - `player_tokens_revoked(player_id)`: cookie tokens of the player were revoked (logging out,
   linking the guest to an account): whatever they opened must ask again who it serves
+- `perfection_check_requested(attempt_id)`: a ranked win should be measured against shortest
+  play (it would enter its day's top 100)
 
 `standing` is the attempt's `games.models.Standing` as committed (what its board reads), so
 that the board index needs no second read per move. `origin` is whatever the caller of the
@@ -44,6 +46,7 @@ daily_scheduled = Signal()
 deal_solve_requested = Signal()
 deal_par_requested = Signal()
 player_tokens_revoked = Signal()
+perfection_check_requested = Signal()
 
 
 def send_now(signal: Signal, **ids: Any) -> None:

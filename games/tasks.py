@@ -9,6 +9,9 @@ and are idempotent.
   hour (config/celery.py, docs/scheduling.md).
 - `close_days()`: the end of each day whose ranked play is over (`services.daily_close`: the
   last fair-play check of the attempts left unfinished); the beat runs it every ten minutes.
+- `prove_deal_par(deal_id)` and `check_perfection(attempt_id)`: the solver's long jobs asked
+  for by signals (a scheduled deal's par proof; a top win's distance profile), on the `solve`
+  queue, or in a thread where no worker runs (`solver_jobs_mode`).
 """
 
 from __future__ import annotations
@@ -98,33 +101,61 @@ def prove_deal_par(deal_id: int) -> bool | None:
         return None
 
 
-def par_proof_mode() -> str:
-    """How a par proof asked for runs: "queue" (the `solve` queue's workers), "background" (a
-    thread of this process: the embedded default, which has no worker) or "off"."""
-    configured = getattr(settings, "PAR_PROOF", None)
+@shared_task(soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, acks_late=True)
+def check_perfection(attempt_id: int) -> bool | None:
+    """The perfection check of a ranked win (`services.attempt_check_perfection`); returns
+    whether the win is now held."""
+    try:
+        attempt = services.attempt_check_perfection(attempt_id=attempt_id)
+    except SoftTimeLimitExceeded:
+        return None
+    return any(reason["rule"] == "too_perfect" for reason in attempt.held_reasons)
+
+
+def solver_jobs_mode() -> str:
+    """How the solver's long jobs asked for by signals run (a par proof, a perfection check):
+    "queue" (the `solve` queue's workers), "background" (a thread of the process that asked:
+    the embedded default, which has no worker) or "off" (`SOLVER_JOBS`; the tests turn them
+    off and call the services themselves)."""
+    configured = getattr(settings, "SOLVER_JOBS", None)
     if configured:
         return str(configured)
     return "background" if settings.CELERY_TASK_ALWAYS_EAGER else "queue"
 
 
-def _prove_in_background(deal_id: int) -> None:
-    try:
-        services.deal_prove_par(deal_id=deal_id)
-    except Exception:
-        logger.exception(
-            "the par proof of deal %s failed; the next scheduling run asks again", deal_id
-        )
-    finally:
-        connection.close()
+def _in_background(job: Any, what: str) -> None:
+    def run() -> None:
+        try:
+            job()
+        except Exception:
+            logger.exception("%s failed in the background; it is asked for again later", what)
+        finally:
+            connection.close()
+
+    threading.Thread(target=run, daemon=True, name=what).start()
 
 
 @receiver(signals.deal_par_requested)
 def _queue_par_proof(sender: Any, deal_id: int, **kwargs: Any) -> None:
-    mode = par_proof_mode()
+    mode = solver_jobs_mode()
     if mode == "queue":
         prove_deal_par.delay(deal_id)
     elif mode == "background":
-        threading.Thread(target=_prove_in_background, args=(deal_id,), daemon=True).start()
+        _in_background(
+            lambda: services.deal_prove_par(deal_id=deal_id), f"the par proof of deal {deal_id}"
+        )
+
+
+@receiver(signals.perfection_check_requested)
+def _queue_perfection_check(sender: Any, attempt_id: int, **kwargs: Any) -> None:
+    mode = solver_jobs_mode()
+    if mode == "queue":
+        check_perfection.delay(attempt_id)
+    elif mode == "background":
+        _in_background(
+            lambda: services.attempt_check_perfection(attempt_id=attempt_id),
+            f"the perfection check of attempt {attempt_id}",
+        )
 
 
 @receiver(signals.deal_solve_requested)

@@ -8,6 +8,9 @@ Once the index holds a change of play or standing, `leaderboards.signals.board_c
 so (whether or not Redis could be reached: the database holds the board either way), so that
 whoever shows boards live reads them after the change, by the order of the calls here rather
 than by the order in which apps connect their listeners.
+
+A ranked win that would enter its day's top `PERFECTION_TOP` is sent to the fair-play
+perfection check (`services.attempt_ask_perfection`): the board decides what "top" means.
 """
 
 from __future__ import annotations
@@ -16,10 +19,14 @@ from typing import Any
 
 from django.dispatch import receiver
 
-from games import signals
+from games import services, signals
 from games.models import Standing
-from leaderboards import index
+from leaderboards import board, index, selectors
 from leaderboards.signals import board_changed
+
+#: A ranked win that would rank this high on its day's board is measured against shortest
+#: play (the fair-play check `too_perfect`, in the workers): where a cheater aims.
+PERFECTION_TOP = 100
 
 
 def _update(attempt_id: int, daily_id: int | None, standing: Standing | None = None) -> None:
@@ -51,6 +58,15 @@ def on_attempt_finished(
     sender: Any, attempt_id: int, daily_id: int | None, standing: Standing | None = None, **_: Any
 ) -> None:
     _update_and_tell(attempt_id, daily_id, standing)
+    if (
+        daily_id is not None
+        and standing is not None
+        and standing.won
+        and standing.on_board
+        and selectors.rank_of(daily_id=daily_id, entry=board.entry_of_standing(standing))
+        <= PERFECTION_TOP
+    ):
+        services.attempt_ask_perfection(attempt_id=attempt_id)
 
 
 @receiver(signals.attempt_changed, dispatch_uid="leaderboards.attempt_changed")

@@ -125,17 +125,22 @@ def player_row(*, daily: DailyChallenge, player: Player | None) -> Row | None:
     if attempt is None:
         return None
     e = board.entry_of(attempt)
-    conn = index.ready(daily.pk)
+    return board.row(rank_of(daily_id=daily.pk, entry=e), attempt, e)
+
+
+def rank_of(*, daily_id: int, entry: ranking.Entry) -> int:
+    """The rank `entry` has (or would have) on the daily's board: one more than the entries
+    ranked strictly better."""
+    conn = index.ready(daily_id)
     if conn is not None:
         try:
-            better = conn.zcount(index.keys(daily.pk).board, "-inf", f"({ranking.score(e)}")
-            return board.row(int(better) + 1, attempt, e)
+            better = conn.zcount(index.keys(daily_id).board, "-inf", f"({ranking.score(entry)}")
+            return int(better) + 1
         except index.REDIS_ERRORS as exc:
             index.degraded(exc)
-    mine = ranking.tie_key(e)
-    others = (board.entry_of(a) for a in board.board_queryset(daily.pk))
-    better = sum(1 for other in others if ranking.tie_key(other) < mine)
-    return board.row(better + 1, attempt, e)
+    mine = ranking.tie_key(entry)
+    others = (board.entry_of(a) for a in board.board_queryset(daily_id))
+    return sum(1 for other in others if ranking.tie_key(other) < mine) + 1
 
 
 def playing_now(*, daily: DailyChallenge) -> int:

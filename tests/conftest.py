@@ -200,7 +200,7 @@ def _no_daily_supply_on_requests(settings):
     """Requests do not prepare the coming dailies in tests (games/supply.py), except in the
     tests of that very behaviour, which set `settings.DAILY_SUPPLY` themselves."""
     settings.DAILY_SUPPLY = "off"
-    settings.PAR_PROOF = "off"  # the exact par search takes minutes; its tests turn it on
+    settings.SOLVER_JOBS = "off"  # par proofs and perfection checks take minutes; tests call them
 
 
 @pytest.fixture(autouse=True)

@@ -153,6 +153,79 @@ def timing_figures(attempt: Attempt) -> list[tuple[str, str]]:
     return rows
 
 
+def perfection_chart(perfection: dict[str, Any] | None) -> SafeString:
+    """The distance to a win after each move of the net line (undo pairs removed) as an inline
+    SVG, over the dashed diagonal of shortest play from the deal: a line that runs down the
+    diagonal all the way is the solver's; a person's wanders above it (plateaus, steps up)."""
+    distances = (perfection or {}).get("distances") or []
+    start = (perfection or {}).get("start")
+    if not distances or start is None:
+        return format_html("<p>{}</p>", "Not measured.")
+    plot_w = CHART_WIDTH - MARGIN_LEFT - MARGIN_RIGHT
+    plot_h = CHART_HEIGHT - MARGIN_TOP - MARGIN_BOTTOM
+    count = len(distances)
+    top = max([start, *(d for d in distances if d is not None)]) or 1
+
+    def x(i: int) -> float:
+        return round(MARGIN_LEFT + plot_w * i / count, 1)
+
+    def y(d: float) -> float:
+        return round(MARGIN_TOP + plot_h * (1 - d / top), 1)
+
+    points = " ".join(f"{x(i)},{y(d)}" for i, d in enumerate([start, *distances]) if d is not None)
+    y_step = max(1, int(_nice_step(top, 5)))
+    y_ticks = format_html_join(
+        "",
+        '<line x1="{0}" y1="{1}" x2="{2}" y2="{1}" stroke="#eee"/>'
+        '<text x="{3}" y="{4}" font-size="11" text-anchor="end">{5}</text>',
+        (
+            (MARGIN_LEFT, y(n), MARGIN_LEFT + plot_w, MARGIN_LEFT - 6, y(n) + 4, n)
+            for n in range(0, top + 1, y_step)
+        ),
+    )
+    return format_html(
+        '<svg class="pd-perfection" xmlns="http://www.w3.org/2000/svg" width="{w}" '
+        'height="{h}" viewBox="0 0 {w} {h}" role="img" aria-labelledby="pd-perfection-title">'
+        '<title id="pd-perfection-title">distance to a win after each of {count} moves</title>'
+        "{y_ticks}"
+        '<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="#999" stroke-dasharray="4 3"/>'
+        '<polyline points="{points}" fill="none" stroke="#205067" stroke-width="1.5"/>'
+        '<text x="{mid}" y="{label_y}" font-size="12" text-anchor="middle">'
+        "moves (undo pairs removed)</text>"
+        '<text x="12" y="{mid_y}" font-size="12" text-anchor="middle" '
+        'transform="rotate(-90 12 {mid_y})">moves left to win</text>'
+        "</svg>",
+        w=CHART_WIDTH,
+        h=CHART_HEIGHT,
+        count=count,
+        y_ticks=y_ticks,
+        x0=x(0),
+        y0=y(start),
+        x1=x(min(start, count)),
+        y1=y(max(0, start - count)),
+        points=points,
+        mid=MARGIN_LEFT + plot_w // 2,
+        label_y=CHART_HEIGHT - 4,
+        mid_y=MARGIN_TOP + plot_h // 2,
+    )
+
+
+def perfection_figures(attempt: Attempt) -> list[tuple[str, str]]:
+    """The perfection measure's numbers, for the page (empty when it did not run)."""
+    measured = attempt.perfection
+    if not measured or not measured.get("decided"):
+        return []
+    return [
+        ("shortest win from the deal", f"{measured['start']} moves"),
+        ("net moves (undo pairs removed)", str(measured["moves"])),
+        (
+            "moves that brought the win one closer",
+            f"{measured['decided'] - measured['misses']} of {measured['decided']} checked "
+            f"({1 - measured['value']:.1%})",
+        ),
+    ]
+
+
 # -- the admin -------------------------------------------------------------------------------
 
 
@@ -287,6 +360,8 @@ class HeldAttemptAdmin(DisqualifyAdmin):
                 ],
                 "chart": timing_chart(attempt.moves, attempt.move_times),
                 "figures": timing_figures(attempt),
+                "perfection_chart": perfection_chart(attempt.perfection),
+                "perfection_figures": perfection_figures(attempt),
                 "replay_url": reverse("admin:games_attempt_replay", args=[attempt.pk]),
                 "attempt_url": reverse("admin:games_attempt_change", args=[attempt.pk]),
                 "can_decide": self.has_decide_permission(request, attempt),

@@ -56,7 +56,12 @@ from games.services.players import (
     player_token_revoke,
     player_tokens_revoke,
 )
-from games.services.reviews import attempt_review_approve, attempt_review_disqualify
+from games.services.reviews import (
+    attempt_ask_perfection,
+    attempt_check_perfection,
+    attempt_review_approve,
+    attempt_review_disqualify,
+)
 
 __all__ = [
     "DEFAULT_SOLVE_SECONDS",
@@ -67,6 +72,8 @@ __all__ = [
     "SEEN_EVERY",
     "STALE_CLAIM",
     "account_create",
+    "attempt_ask_perfection",
+    "attempt_check_perfection",
     "attempt_continue_as_practice",
     "attempts_forget_addresses",
     "attempt_disqualify",

@@ -1,4 +1,5 @@
-"""Writes of the fair-play review: an admin approves or disqualifies a held result."""
+"""Writes of the fair-play review: the off-path perfection check of a top win, and an admin's
+approval or disqualification of a held result."""
 
 from __future__ import annotations
 
@@ -6,13 +7,74 @@ from typing import Any
 
 from django.db import transaction
 
-from games import clock, signals
+from games import clock, fairplay, signals
 from games.errors import Conflict
 from games.models import (
     Attempt,
     ReviewDecision,
 )
 from games.services.attempts import attempt_disqualify
+
+
+def attempt_ask_perfection(*, attempt_id: int) -> None:
+    """Ask for the perfection check of a ranked win (`attempt_check_perfection`, in the
+    workers): the leaderboards ask it for a win that would enter its day's top 100."""
+    signals.send_on_commit(signals.perfection_check_requested, attempt_id=attempt_id)
+
+
+def _perfection_due(attempt: Attempt) -> bool:
+    """A verified ranked win of a daily, measured never, that no admin has decided."""
+    return (
+        attempt.ranked
+        and attempt.daily_id is not None
+        and attempt.status == Attempt.Status.WON
+        and attempt.verified
+        and not attempt.disqualified
+        and attempt.review != Attempt.Review.APPROVED
+        and attempt.perfection is None
+    )
+
+
+def attempt_check_perfection(*, attempt_id: int, time_limit: float | None = None) -> Attempt:
+    """Measure how closely a ranked win followed shortest play (`fairplay.perfection`, up to
+    `time_limit` seconds, by default `fairplay.PERFECTION_SECONDS`), store it on the attempt,
+    and hold the win for review when the rule `too_perfect` trips (the reasons added to any it
+    had). The measure runs outside any transaction (it takes a worker up to a minute); the
+    result is written only if the attempt still wants it. Done once per attempt."""
+    attempt = Attempt.objects.select_related("daily__deal").get(pk=attempt_id)
+    if not _perfection_due(attempt):
+        return attempt
+    deal = attempt.daily.deal
+    measured = fairplay.perfection(
+        attempt.game,
+        deal.deal_string,
+        attempt.moves,
+        par=deal.par if deal.par_optimal else None,
+        time_limit=fairplay.PERFECTION_SECONDS if time_limit is None else time_limit,
+    )
+    with transaction.atomic():
+        attempt = (
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("daily__deal")
+            .get(pk=attempt_id)
+        )
+        if not _perfection_due(attempt):
+            return attempt
+        attempt.perfection = measured or {"decided": 0}
+        reasons = [
+            reason for reason in fairplay.check_attempt(attempt) if reason["rule"] == "too_perfect"
+        ]
+        fields = ["perfection"]
+        if reasons:
+            attempt.review = Attempt.Review.HELD
+            attempt.held_reasons = [*attempt.held_reasons, *reasons]
+            fields += ["review", "held_reasons"]
+        attempt.save(update_fields=fields)
+    if reasons:
+        signals.send_on_commit(
+            signals.attempt_changed, attempt_id=attempt.pk, daily_id=attempt.daily_id
+        )
+    return attempt
 
 
 def _held_locked(attempt: Attempt) -> Attempt:

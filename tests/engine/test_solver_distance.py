@@ -189,3 +189,16 @@ def test_the_profile_of_a_winning_history() -> None:
     assert checks[20].after >= par.par - 20  # type: ignore[operator]
     assert checks[21].after == par.par - 20  # the undo goes back to a known position
     assert checks[-1].after == 0
+
+
+@pytest.mark.slow
+def test_the_profile_finds_the_start_distance_from_the_history_itself() -> None:
+    # Deciding finds a longer line than the history's shortest one: the history's length is
+    # then the distance at the deal (the exact search proves nothing is shorter), not the
+    # longer line's.
+    deal_string = deal("masterpiece", 1)
+    par = prove_par("masterpiece", deal_string, time_limit=60)
+    assert par.optimal
+    checks = distance_profile("masterpiece", deal_string, list(par.moves), time_limit=60)
+    assert checks[0].before == par.par
+    assert all(c.closer for c in checks)

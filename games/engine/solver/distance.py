@@ -127,12 +127,13 @@ def distance_of(
     if exact.line:
         line = exact.line
     if exact.exhausted:
-        if line:
+        if line and (upper is None or len(line) <= upper):
             return Distance(EXACT_DISTANCE, len(line), len(line), len(line), line[0], line, stats)
         if exact.status == UNSOLVABLE:
             return Distance(NO_WIN, stats=stats)
-        # A known upper bound with no line: nothing shorter exists, so it is exact but unknown.
-        return Distance(BOUNDS, None, upper, upper, None, [], stats)
+        # Nothing is shorter than the caller's known line (`known_upper`, shorter than any line
+        # deciding found): its length is the distance, though no line of it is at hand here.
+        return Distance(EXACT_DISTANCE, upper, upper, upper, None, [], stats)
     lower = exact.lower_bound
     return Distance(
         BOUNDS,
