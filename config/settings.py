@@ -450,6 +450,10 @@ THROTTLE_RATES = {
     "ranked_net": "60/day",
     "renames_player": "10/hour",
     "renames_ip": "60/hour",
+    # Hints (REST and the play socket alike): each may search for a second or two of CPU.
+    "hints_player": "20/min",
+    "hints_ip": "60/min",
+    "hints_net": "120/min",
 }
 
 REST_FRAMEWORK = {
@@ -500,6 +504,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets behind fields of the same name ("status") get names of their own.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "games.models.Attempt.Status",
+        "HintStatusEnum": "games.services.hints.STATUSES",
+    },
 }
 
 # --- HTTPS and browser security headers -----------------------------------------------------------

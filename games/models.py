@@ -412,6 +412,11 @@ class Attempt(models.Model):
     client_network = models.CharField(
         max_length=64, blank=True, help_text="That address's /24 (IPv4) or /64 (IPv6) network."
     )
+    # Added in place (ALTER TABLE ... ADD COLUMN with a database default, migration 0011): a
+    # rebuild of the table on SQLite would break the triggers that name it.
+    hints = models.PositiveIntegerField(
+        default=0, help_text="Hints given (games/services/hints.py): practice only."
+    )
     continued_from = models.ForeignKey(
         "self",
         null=True,
@@ -484,6 +489,14 @@ class Attempt(models.Model):
         if not self.ranked or self.is_finished or self.daily is None:
             return False
         return not self.daily.ranked_play_open(now)
+
+    def hints_open(self, now: dt.datetime | None = None) -> bool:
+        """Whether hints may be given (services.attempt_hint): an unfinished practice attempt,
+        on a random deal or on a daily whose ranked play is over (`ranked_until`). Never a
+        ranked attempt, nor practice on a daily still played for rank."""
+        if self.ranked or self.is_finished:
+            return False
+        return self.daily is None or not self.daily.ranked_play_open(now)
 
     def board_seconds(self) -> float:
         """The time a board shows and ranks: `play_seconds` to the finish, or, while the

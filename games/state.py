@@ -25,7 +25,9 @@ class AttemptState:
     alone (`attempt_finish` plays them). `version` is the attempt's next seq: it grows with
     every stored move, so a client that saw version v knows what it missed. `day_over`: a
     ranked attempt whose daily's ranked play ended while it was played (`Attempt.day_over`):
-    it takes no more moves (none are listed); the player may go on in practice.
+    it takes no more moves (none are listed); the player may go on in practice. `hints_open`:
+    hints may be asked for (`Attempt.hints_open`: practice, never while a daily is played for
+    rank).
     """
 
     attempt: Attempt
@@ -38,6 +40,7 @@ class AttemptState:
     revealed: list[str] = field(default_factory=list)
     replayed: bool = False
     day_over: bool = False
+    hints_open: bool = False
     #: Renderings already made of this state (games.api.serializers.render_state).
     rendered: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -78,4 +81,5 @@ def attempt_state(
         revealed=revealed or [],
         replayed=replayed,
         day_over=day_over,
+        hints_open=attempt.hints_open(),
     )

@@ -11,6 +11,10 @@ the REST API answers) or an error:
 - `{"type": "resync", "version": v}`: the state again, after a reconnect (version is the
   attempt's next seq: a client that saw version v learns what it missed from the full state)
 - `{"type": "ping"}` -> `{"type": "pong"}`
+- `{"type": "hint"}` -> `{"type": "hint", "hint": {...}}`: the REST hint's answer
+  (games/services/hints.py), for practice only, throttled as the REST endpoint is (scope
+  `hints`); the search runs in a worker thread of its own, so the thread that serves the
+  database to every socket of the process does not wait for it
 
 Every other socket of the same attempt (a second tab) receives each new state, whatever path
 made the move (realtime/pushes.py). Budget, heartbeats and errors: realtime/sockets.py.
@@ -34,11 +38,13 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from django.conf import settings
 from django.contrib import auth
 
 from games import services
+from games.addresses import scope_address
+from games.api.throttles import scope_wait
 from games.errors import REDIS_ERRORS, ServiceError
 from games.identity import player_for
 from games.models import Attempt, Player
@@ -105,6 +111,24 @@ def _act(
     else:
         state = services.attempt_resign(attempt_id=attempt_id, player=player, origin=channel)
     return pushes.render(state)
+
+
+def _hint_sync(attempt_id: int, player: Player, address: str) -> dict[str, Any]:
+    wait = scope_wait("hints", player_id=player.pk, address=address)
+    if wait:
+        return error_message(
+            "throttled",
+            f"Too many hints: wait {wait:.0f} s.",
+            retry_after=max(1, round(wait)),
+        )
+    return {
+        "type": "hint",
+        "hint": services.attempt_hint(attempt_id=attempt_id, player=player).to_json(),
+    }
+
+
+#: Not thread-sensitive: a hint searches for up to a second or two.
+_hint = DatabaseSyncToAsync(_hint_sync, thread_sensitive=False)
 
 
 class PlayConsumer(JsonSocket):
@@ -191,6 +215,13 @@ class PlayConsumer(JsonSocket):
         kind = message["type"]
         if kind == "resync":
             await self.send_state(await _state(self.attempt_id))
+            return
+        if kind == "hint":
+            try:
+                answer = await _hint(self.attempt_id, self.player, scope_address(self.scope))
+            except ServiceError as exc:
+                answer = error_message(exc.code, exc.detail, **exc.extra)
+            await self.send_json(answer)
             return
         if kind not in ("move", "finish", "resign"):
             await self.send_json(

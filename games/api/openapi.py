@@ -18,6 +18,7 @@ from games.api.serializers import (
     DailySerializer,
     ErrorSerializer,
     FinishInputSerializer,
+    HintSerializer,
     LoginInputSerializer,
     MoveAnswerSerializer,
     MoveInputSerializer,
@@ -230,6 +231,33 @@ RESIGN_POST = extend_schema(
     responses=_responses(
         {200: AttemptStateSerializer},
         {403: E403_ATTEMPT_CSRF, 404: E404_ATTEMPT, 409: "`attempt_finished`, `day_over`."},
+        limited=True,
+    ),
+)
+
+HINT_POST = extend_schema(
+    operation_id="attempt_hint",
+    tags=["play"],
+    summary="A hint: the next move of a winning line, or how many moves to undo",
+    description=(
+        "For practice only: an unfinished attempt that is not ranked, on a random deal or on "
+        "a daily whose ranked play is over (`hints_open` in the state). The server searches "
+        "from your position with the deal it holds, within a time budget per game, and "
+        "answers a move token (with the face-up card it carries, as in the state's `moves`) "
+        "or an undo count: never a card you cannot see. A move or an undo adds one to the "
+        "attempt's `hints`. Throttled like moves (scope `hints`). No body."
+    ),
+    parameters=[ATTEMPT_ID],
+    request=None,
+    responses=_responses(
+        {200: HintSerializer},
+        {
+            403: E403_ATTEMPT_CSRF,
+            404: E404_ATTEMPT,
+            409: "`hints_ranked` (a ranked attempt: no hints), `hints_not_yet` (practice on a "
+            "daily still played for rank: hints open when its ranked play ends), "
+            "`attempt_finished`.",
+        },
         limited=True,
     ),
 )

@@ -20,7 +20,7 @@ from rest_framework import serializers
 from games import clock, selectors
 from games.errors import Malformed
 from games.models import DISPLAY_NAME_MAX, SEED_MAX, Attempt, GameName
-from games.services import MOVE_TOKEN_MAX, MOVE_TOKEN_MIN
+from games.services import MOVE_TOKEN_MAX, MOVE_TOKEN_MIN, hints
 from games.state import AttemptState
 
 # -- strict input ----------------------------------------------------------------------------
@@ -154,6 +154,7 @@ REVIEW_HELP = (
     'review, else "". Always "" for a disqualified result.'
 )
 DISQUALIFIED_HELP = 'Why an admin disqualified this result; "" unless disqualified.'
+HINTS_HELP = "Hints given to this attempt (practice only: POST .../hint/)."
 
 
 def review_shown(attempt: Attempt) -> str:
@@ -178,6 +179,7 @@ class AttemptSummarySerializer(serializers.Serializer):
     verified = serializers.BooleanField()
     review = serializers.SerializerMethodField(help_text=REVIEW_HELP)
     disqualified_reason = serializers.SerializerMethodField(help_text=DISQUALIFIED_HELP)
+    hints = serializers.IntegerField(help_text=HINTS_HELP)
 
     @extend_schema_field(serializers.DateField(allow_null=True))
     def get_date(self, attempt: Attempt) -> dt.date | None:
@@ -279,6 +281,11 @@ class AttemptStateSerializer(serializers.Serializer):
         "moves (none are listed) and its result stays as it was; POST .../continue/ goes on "
         "from here in practice."
     )
+    hints = serializers.IntegerField(source="attempt.hints", help_text=HINTS_HELP)
+    hints_open = serializers.BooleanField(
+        help_text="Hints may be asked for now (POST .../hint/): an unfinished practice attempt, "
+        "on a random deal or on a daily whose ranked play is over; never a ranked one."
+    )
     ranked_until = serializers.SerializerMethodField(
         help_text="When ranked play of this attempt's daily ends (the end of its UTC day and a "
         "short grace); null for practice."
@@ -339,6 +346,32 @@ def render_state(state: AttemptState, *, answer: bool = False) -> dict[str, Any]
         rendered = dict(_STATE_RENDERERS[kind].to_representation(state))
         state.rendered[kind] = rendered
     return rendered
+
+
+class HintSerializer(serializers.Serializer):
+    """A hint (games/services/hints.py): a move token and the face-up card leading what it
+    carries, or an undo count; never a card the player cannot see, nor the position."""
+
+    attempt = serializers.IntegerField(help_text="The attempt's id.")
+    seq = serializers.IntegerField(
+        help_text="The seq of the position it is for: a state with another seq makes it stale."
+    )
+    status = serializers.ChoiceField(
+        choices=hints.STATUSES,
+        help_text="move: play `move` (a win stays within reach); undo: no win from here, undo "
+        "`undo` moves and one exists again; won; no_win: not even the deal's start wins; "
+        "timeout: no hint found in time (the search has a budget per game).",
+    )
+    detail = serializers.CharField(help_text="The status in words, for people.")
+    move = serializers.CharField(allow_null=True, help_text="move: the token to play.")
+    card = serializers.CharField(
+        allow_null=True,
+        help_text="move: the face-up card leading what it carries (null for a stock draw), as "
+        "in the state's `moves`.",
+    )
+    count = serializers.IntegerField(allow_null=True, help_text="move: how many cards move.")
+    undo = serializers.IntegerField(allow_null=True, help_text="undo: how many moves to undo.")
+    hints = serializers.IntegerField(help_text="The attempt's hints so far, this one included.")
 
 
 class YourAttemptSerializer(serializers.Serializer):

@@ -297,5 +297,11 @@ def ranked_start_admit(request: Any, daily_id: int) -> bool:
     return count(counters_for(RANKED, idents), cache=ScopeThrottle.cache, whole=True) == 0.0
 
 
+def scope_wait(base: str, *, player_id: int | None, address: str) -> float:
+    """Count one request of scope `base` outside a DRF view (a socket message): 0.0 when let
+    through, else the seconds to wait, as `ScopeThrottle` counts a view's requests."""
+    return count(counters_for(base, client_idents(player_id, address)), cache=ScopeThrottle.cache)
+
+
 #: The throttles of every API view, by the view's `throttle_scope`.
 THROTTLE_CLASSES: list[type[BaseThrottle]] = [ScopeThrottle]

@@ -34,6 +34,7 @@ urlpatterns = [
     path("attempts/<id:attempt_id>/moves/", views.MoveView.as_view(), name="attempt-moves"),
     path("attempts/<id:attempt_id>/resign/", views.ResignView.as_view(), name="attempt-resign"),
     path("attempts/<id:attempt_id>/finish/", views.FinishView.as_view(), name="attempt-finish"),
+    path("attempts/<id:attempt_id>/hint/", views.HintView.as_view(), name="attempt-hint"),
     path(
         "attempts/<id:attempt_id>/continue/",
         views.ContinueView.as_view(),

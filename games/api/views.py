@@ -29,6 +29,7 @@ from games.api.serializers import (
     AttemptSummarySerializer,
     DailySerializer,
     FinishInputSerializer,
+    HintSerializer,
     LoginInputSerializer,
     MoveInputSerializer,
     PlayerCreateSerializer,
@@ -186,6 +187,17 @@ class ResignView(ApiView):
             attempt_id=attempt_id, player=identity.player_or_nobody(request)
         )
         return Response(render_state(state))
+
+
+class HintView(ApiView):
+    throttle_scope = "hints"
+
+    @openapi.HINT_POST
+    def post(self, request: Request, attempt_id: int) -> Response:
+        answer = services.attempt_hint(
+            attempt_id=attempt_id, player=identity.player_or_nobody(request)
+        )
+        return Response(HintSerializer(answer.to_json()).data)
 
 
 class ContinueView(ApiView):

@@ -4,9 +4,9 @@ Functions are keyword-only and named `noun_verb`. Contended rows are locked
 (`select_for_update`). Effects on other parts of the project run after commit, through the
 signals of `games.signals`, which carry ids: this package never calls a listener itself.
 
-One module per entity (`deals`, `dailies`, `players`, `attempts`, `reviews`); callers import
-the package (`from games import services; services.attempt_play(...)`), which names every
-service here.
+One module per entity (`deals`, `dailies`, `players`, `attempts`, `reviews`), and `hints`;
+callers import the package (`from games import services; services.attempt_play(...)`), which
+names every service here.
 """
 
 from games.services.attempts import (
@@ -45,6 +45,7 @@ from games.services.deals import (
     deal_solve,
     deal_store_solution,
 )
+from games.services.hints import HINT_SECONDS, HintAnswer, attempt_hint
 from games.services.players import (
     SEEN_EVERY,
     account_create,
@@ -65,7 +66,9 @@ from games.services.reviews import (
 
 __all__ = [
     "DEFAULT_SOLVE_SECONDS",
+    "HINT_SECONDS",
     "HISTORY_MAX",
+    "HintAnswer",
     "MAX_SOLVE_SECONDS",
     "MOVE_TOKEN_MAX",
     "MOVE_TOKEN_MIN",
@@ -78,6 +81,7 @@ __all__ = [
     "attempts_forget_addresses",
     "attempt_disqualify",
     "attempt_finish",
+    "attempt_hint",
     "attempt_play",
     "attempt_resign",
     "attempt_review_approve",

@@ -150,6 +150,15 @@ def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
     return attempt
 
 
+def finished_error(attempt: Attempt) -> Conflict:
+    """What a finished attempt answers to anything that would change it."""
+    return Conflict(
+        f"This attempt is over ({attempt.status}).",
+        code="attempt_finished",
+        expected_seq=attempt.next_seq,
+    )
+
+
 def _check_ranked_open(attempt: Attempt) -> None:
     """A ranked attempt moves no more once its daily's ranked play is over (`Attempt.day_over`):
     nothing done after the day can improve a ranked result."""
@@ -242,11 +251,7 @@ def _check_next(attempt: Attempt, seq: int) -> None:
             expected_seq=attempt.next_seq,
         )
     if attempt.is_finished:
-        raise Conflict(
-            f"This attempt is over ({attempt.status}).",
-            code="attempt_finished",
-            expected_seq=attempt.next_seq,
-        )
+        raise finished_error(attempt)
     if attempt.next_seq >= HISTORY_MAX:
         raise Conflict("This attempt has too many moves.", code="history_full")
 
@@ -352,11 +357,7 @@ def attempt_resign(*, attempt_id: int, player: Player, origin: str | None = None
     with transaction.atomic():
         attempt = _attempt_locked(attempt_id, player)
         if attempt.is_finished:
-            raise Conflict(
-                f"This attempt is over ({attempt.status}).",
-                code="attempt_finished",
-                expected_seq=attempt.next_seq,
-            )
+            raise finished_error(attempt)
         _check_ranked_open(attempt)
         attempt.status = Attempt.Status.RESIGNED
         attempt.finished_at = clock.now()

@@ -940,6 +940,7 @@ def test_the_schema_generates_without_warnings_and_lists_every_endpoint(tmp_path
         "/api/attempts/{attempt_id}/",
         "/api/attempts/{attempt_id}/moves/",
         "/api/attempts/{attempt_id}/resign/",
+        "/api/attempts/{attempt_id}/hint/",
         "/api/players/me/",
         "/api/players/me/attempts/",
         "/api/accounts/register/",
@@ -948,5 +949,7 @@ def test_the_schema_generates_without_warnings_and_lists_every_endpoint(tmp_path
     }
     moves = schema["paths"]["/api/attempts/{attempt_id}/moves/"]["post"]["responses"]
     assert set(moves) == {"200", "400", "403", "404", "409", "413", "422", "429"}
+    hint = schema["paths"]["/api/attempts/{attempt_id}/hint/"]["post"]["responses"]
+    assert set(hint) == {"200", "403", "404", "409", "413", "429"}
     assert "Error" in schema["components"]["schemas"]
     assert client_of().get("/api/schema/").status_code == 200

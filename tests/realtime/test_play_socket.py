@@ -376,3 +376,58 @@ async def test_a_long_open_socket_registers_again_at_a_heartbeat(monkeypatch):
     assert registered == [attempt.pk]
     assert len(await open_tabs(attempt.pk)) == 1
     await close_all(tab)
+
+
+@database_sync_to_async
+def a_practice(player) -> Attempt:
+    from games import services
+
+    return services.attempt_start_practice(player=player, game="masterpiece", seed=1)[0]
+
+
+async def test_a_hint_message_answers_the_rest_hint_and_only_in_practice():
+    daily, ranked, token = await alice_playing()
+    alice = await database_sync_to_async(lambda: ranked.player)()
+    practice = await a_practice(alice)
+    on_practice, on_ranked = (
+        socket(f"/ws/play/{practice.pk}/", token),
+        socket(f"/ws/play/{ranked.pk}/", token),
+    )
+    for s in (on_practice, on_ranked):
+        assert (await s.connect())[0]
+        await receive(s)
+
+    await on_practice.send_json_to({"type": "hint"})
+    await on_ranked.send_json_to({"type": "hint"})
+    hint = await receive(on_practice, timeout=10)
+    refused = await receive(on_ranked, timeout=10)
+
+    assert hint["type"] == "hint" and hint["hint"]["status"] == "move"
+    assert hint["hint"]["seq"] == 0 and hint["hint"]["hints"] == 1
+    state = await rest_state(token, practice.pk)
+    assert hint["hint"]["move"] in state["legal"] and state["hints"] == 1
+    assert refused["type"] == "error" and refused["code"] == "hints_ranked"
+    assert (await rest_state(token, ranked.pk))["hints"] == 0
+    await close_all(on_practice, on_ranked)
+
+
+async def test_hints_on_the_socket_are_throttled_as_over_rest(settings):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"hints_player": "1/min"},
+    }
+    alice, token = await a_player("alice")
+    practice = await a_practice(alice)
+    tab = socket(f"/ws/play/{practice.pk}/", token)
+    assert (await tab.connect())[0]
+    await receive(tab)
+
+    await tab.send_json_to({"type": "hint"})
+    first = await receive(tab, timeout=10)
+    await tab.send_json_to({"type": "hint"})
+    second = await receive(tab, timeout=10)
+
+    assert first["type"] == "hint"
+    assert second["type"] == "error" and second["code"] == "throttled"
+    assert second["retry_after"] >= 1
+    await close_all(tab)
