@@ -157,6 +157,7 @@ INSTALLED_APPS = [
     "axes",
     "games",
     "leaderboards",
+    "races",
     "realtime",
     "frontend",
 ]
@@ -508,6 +509,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "StatusEnum": "games.models.Attempt.Status",
         "HintStatusEnum": "games.services.hints.STATUSES",
+        "RaceStatusEnum": "races.models.Race.Status",
+        "RacerStatusEnum": "races.models.RACER_STATUSES",
     },
 }
 

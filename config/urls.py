@@ -12,6 +12,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     # The leaderboards first: /api/players/me/stats/ is theirs, the rest of /api/players/ games'.
     path("api/", include("leaderboards.urls")),
+    path("api/", include("races.urls")),
     path("api/", include("games.api.urls")),
     # Keep last among the api/ routes: any other path under /api/ is a JSON 404.
     re_path(r"^api/", api_not_found, name="api-not-found"),

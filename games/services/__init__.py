@@ -19,6 +19,7 @@ from games.services.attempts import (
     attempt_play,
     attempt_resign,
     attempt_start,
+    attempt_start_on_deal,
     attempt_start_practice,
     attempt_verify,
 )
@@ -44,6 +45,7 @@ from games.services.deals import (
     deal_set_notes,
     deal_solve,
     deal_store_solution,
+    deal_take_spare,
 )
 from games.services.hints import HINT_SECONDS, HintAnswer, attempt_hint
 from games.services.players import (
@@ -87,6 +89,7 @@ __all__ = [
     "attempt_review_approve",
     "attempt_review_disqualify",
     "attempt_start",
+    "attempt_start_on_deal",
     "attempt_start_practice",
     "attempt_verify",
     "dailies_close_due",
@@ -104,6 +107,7 @@ __all__ = [
     "deal_set_notes",
     "deal_solve",
     "deal_store_solution",
+    "deal_take_spare",
     "player_create_guest",
     "player_link_user",
     "player_rename",

@@ -140,6 +140,26 @@ def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Att
     return attempt, True
 
 
+def attempt_start_on_deal(
+    *, player: Player, game: str, deal_string: str, seed: str | None
+) -> Attempt:
+    """A new practice attempt (never ranked, on no daily) on a given certified deal, for the
+    apps that hand players a deal of their own choosing (a race between friends): always a new
+    attempt, which the caller links to what it belongs to."""
+    game_check(game)
+    attempt = Attempt.objects.create(
+        player=player,
+        game=game,
+        seed=seed,
+        deal_string=deal_string,
+        ranked=False,
+        started_at=clock.now(),
+        foundation_cards=_dealt_foundation_cards(game, deal_string),
+    )
+    signals.send_on_commit(signals.attempt_started, attempt_id=attempt.pk, daily_id=None)
+    return attempt
+
+
 def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
     """The attempt, locked for this transaction; 404 unknown, 403 someone else's."""
     attempt = Attempt.objects.locked_for_play(attempt_id)

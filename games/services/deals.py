@@ -13,10 +13,7 @@ from games import clock, signals
 from games.engine import MalformedError, game_class, replay
 from games.engine.solver import SolveResult, prove_par, solve
 from games.errors import Conflict, Malformed
-from games.models import (
-    Deal,
-    seed_text,
-)
+from games.models import DailyChallenge, Deal, seed_text
 from games.selectors import game_check
 
 DEFAULT_SOLVE_SECONDS = 60
@@ -235,3 +232,28 @@ def deal_set_notes(*, deal: Deal, notes: str) -> Deal:
     deal.notes = notes.strip()
     deal.save(update_fields=["notes"])
     return deal
+
+
+#: What a spare taken by `deal_take_spare` says in its notes.
+TAKEN_NOTE = "Dealt to players outside the daily schedule (a challenge); never to be scheduled."
+
+
+def deal_take_spare(*, game: str) -> Deal | None:
+    """A certified spare of the scheduler (a candidate it dealt and solved, never on a daily),
+    taken out of its pool for good (`dealt_by_scheduler` off, a note said why), so that a deal
+    shown to some players never becomes a daily later. None when there is no spare."""
+    with transaction.atomic():
+        deal = (
+            Deal.objects.certified()
+            .filter(game=game, dealt_by_scheduler=True, curation=Deal.Curation.CANDIDATE)
+            .exclude(pk__in=DailyChallenge.objects.values("deal_id"))
+            .select_for_update(skip_locked=True)
+            .order_by("?")
+            .first()
+        )
+        if deal is None:
+            return None
+        deal.dealt_by_scheduler = False
+        deal.notes = f"{deal.notes}\n{TAKEN_NOTE}".strip()
+        deal.save(update_fields=["dealt_by_scheduler", "notes"])
+        return deal

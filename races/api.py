@@ -1,0 +1,351 @@
+"""The races REST API (docs/api.md, "Races"), mounted under /api/races/: thin views over
+`races.services` and `races.selectors`, the games API's identity, errors and throttles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games.api import identity
+from games.api.openapi import E400, E403_CSRF, E413, E429
+from games.api.serializers import (
+    AttemptStateSerializer,
+    ErrorSerializer,
+    StrictSerializer,
+    render_state,
+)
+from games.api.views import ApiView
+from games.models import GameName
+from games.state import attempt_state
+from races import selectors, services
+from races.models import RACER_STATUSES, RACERS_MAX, RACERS_MIN, Race
+
+# -- bodies and answers ------------------------------------------------------------------------
+
+
+class RaceMakeSerializer(StrictSerializer):
+    game = serializers.ChoiceField(choices=GameName.choices)
+    date = serializers.DateField(
+        required=False,
+        help_text="A past daily's date: race its deal. Left out: a fresh certified deal.",
+    )
+    capacity = serializers.IntegerField(
+        min_value=RACERS_MIN,
+        max_value=RACERS_MAX,
+        required=False,
+        help_text=f"Places, the maker's included ({RACERS_MIN} to {RACERS_MAX}; default "
+        f"{RACERS_MAX}).",
+    )
+
+
+class ReadySerializer(StrictSerializer):
+    ready = serializers.BooleanField(help_text="true: ready; false: not yet.")
+
+
+class FoundationSerializer(serializers.Serializer):
+    suit = serializers.CharField()
+    top = serializers.CharField(allow_null=True, help_text="The top card; null when empty.")
+    count = serializers.IntegerField()
+
+
+class RacerSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    maker = serializers.BooleanField()
+    host = serializers.BooleanField(help_text="May start the race (the maker, while present).")
+    ready = serializers.BooleanField()
+    gone = serializers.BooleanField(help_text="Left the race; may come back.")
+    status = serializers.ChoiceField(choices=RACER_STATUSES)
+    moves = serializers.IntegerField()
+    foundation_cards = serializers.IntegerField()
+    foundations = FoundationSerializer(many=True)
+    seconds = serializers.FloatField(help_text="Play time so far (to the last move).")
+
+
+class ResultSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    name = serializers.CharField()
+    won = serializers.BooleanField()
+    moves = serializers.IntegerField()
+    seconds = serializers.IntegerField()
+    foundation_cards = serializers.IntegerField()
+
+
+class YouSerializer(serializers.Serializer):
+    in_race = serializers.BooleanField()
+    name = serializers.CharField(allow_null=True)
+    gone = serializers.BooleanField()
+    ready = serializers.BooleanField()
+    host = serializers.BooleanField()
+    attempt_id = serializers.IntegerField(allow_null=True)
+
+
+class RaceSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    version = serializers.IntegerField(help_text="The version of the race's live events.")
+    game = serializers.ChoiceField(choices=GameName.choices)
+    status = serializers.ChoiceField(choices=Race.Status.choices)
+    capacity = serializers.IntegerField()
+    daily = serializers.DateField(allow_null=True, help_text="The past daily raced, if any.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    starts_at = serializers.DateTimeField(allow_null=True, help_text="The countdown's end.")
+    finished_at = serializers.DateTimeField(allow_null=True)
+    racers = RacerSerializer(many=True)
+    results = ResultSerializer(many=True, help_text="Finished results in the boards' order.")
+    rematch = serializers.CharField(allow_null=True, help_text="The rematch's code, once made.")
+    you = YouSerializer()
+    now = serializers.DateTimeField(help_text="The server's clock (for the countdown).")
+
+
+class ReplaySerializer(serializers.Serializer):
+    name = serializers.CharField()
+    status = serializers.CharField()
+    moves = serializers.ListField(child=serializers.CharField())
+    deal = serializers.CharField(allow_null=True)
+
+
+# -- the schema --------------------------------------------------------------------------------
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(ErrorSerializer, description=description)
+
+
+CODE = OpenApiParameter(
+    "code", OpenApiTypes.STR, OpenApiParameter.PATH, description="The race's code."
+)
+E404 = _error("`race_not_found`.")
+E403_RACER = _error("`not_in_race` (join first), or `csrf_failed`.")
+E410 = _error("`race_expired`: the link lived a week.")
+
+
+def _race_op(
+    operation_id: str,
+    summary: str,
+    description: str,
+    errors: dict[int, Any],
+    *,
+    request: Any = None,
+    ok: dict[int, Any] | None = None,
+) -> Any:
+    return extend_schema(
+        operation_id=operation_id,
+        tags=["races"],
+        summary=summary,
+        description=description,
+        parameters=[CODE],
+        request=request,
+        responses={
+            **(ok or {200: RaceSerializer}),
+            **dict(sorted({**errors, 404: E404, 413: E413, 429: E429}.items())),
+        },
+    )
+
+
+# -- views -------------------------------------------------------------------------------------
+
+
+def _race(request: Request, race: Race, created: bool = False) -> Response:
+    view = selectors.race_for(race=race, player=identity.current_player(request))
+    return Response(
+        RaceSerializer(view).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    )
+
+
+class RacesView(ApiView):
+    throttle_scope = "starts"
+    creates_guest = True
+
+    @extend_schema(
+        operation_id="race_make",
+        tags=["races"],
+        summary="Challenge friends: make a race",
+        description=(
+            "A race on a past daily's deal (`date`; never a daily whose ranked play still "
+            "runs: 409 `daily_running`) or on a fresh certified deal, for 2 to 8 players. "
+            "Share `/challenge/<code>/`; the link lets people in for 7 days. You are its first "
+            "racer. A guest is made for a request without a player."
+        ),
+        request=RaceMakeSerializer,
+        responses={
+            201: RaceSerializer,
+            400: _error("`invalid`, `bad_date`."),
+            403: E403_CSRF,
+            404: _error("`unknown_game`, `daily_not_found`."),
+            409: _error("`daily_running`, or `no_deal` (no deal to race on yet)."),
+            413: E413,
+            429: E429,
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = RaceMakeSerializer.parse(request.data)
+        player = identity.current_player(request, create=True)
+        race = services.race_make(
+            player=player,
+            game=data["game"],
+            date=data.get("date"),
+            capacity=data.get("capacity", RACERS_MAX),
+        )
+        return _race(request, race, created=True)
+
+
+class RaceView(ApiView):
+    @_race_op(
+        "race_get",
+        "A race",
+        "The lobby, each racer's progress and the results; `you` says what you are in it.",
+        {},
+    )
+    def get(self, request: Request, code: str) -> Response:
+        return _race(request, selectors.race_get(code=code))
+
+
+class RaceJoinView(ApiView):
+    throttle_scope = "starts"
+    creates_guest = True
+
+    @_race_op(
+        "race_join",
+        "Join a race (or come back to it)",
+        "201 when you joined now, 200 when you were in it (a racer who left comes back). "
+        "A guest is made for a request without a player.",
+        {
+            403: E403_CSRF,
+            409: _error("`race_full`, or `race_started` (a newcomer after the start)."),
+            410: E410,
+        },
+        ok={201: RaceSerializer, 200: RaceSerializer},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        player = identity.current_player(request, create=True)
+        race, joined = services.race_join(code=code, player=player)
+        return _race(request, race, created=joined)
+
+
+class RaceLeaveView(ApiView):
+    throttle_scope = "moves"
+
+    @_race_op(
+        "race_leave",
+        "Leave a race",
+        "You are shown as gone and may come back (join again); the race goes on.",
+        {403: E403_RACER},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        race = services.race_leave(code=code, player=identity.player_or_nobody(request))
+        return _race(request, race)
+
+
+class RaceReadyView(ApiView):
+    throttle_scope = "moves"
+
+    @_race_op(
+        "race_ready",
+        "Say you are ready (or not)",
+        "The race starts when every racer present (two at least) is ready.",
+        {
+            400: E400,
+            403: E403_RACER,
+            409: _error("`race_started`, or `racer_gone` (join again first)."),
+            410: E410,
+        },
+        request=ReadySerializer,
+    )
+    def post(self, request: Request, code: str) -> Response:
+        data = ReadySerializer.parse(request.data)
+        race = services.race_ready(
+            code=code, player=identity.player_or_nobody(request), ready=data["ready"]
+        )
+        return _race(request, race)
+
+
+class RaceStartView(ApiView):
+    throttle_scope = "moves"
+
+    @_race_op(
+        "race_start",
+        "Start the race",
+        "The host (the maker, or the first racer present when the maker left) starts the "
+        "countdown (`starts_at`).",
+        {
+            403: _error("`not_in_race`, `not_host`, or `csrf_failed`."),
+            409: _error("`race_started`, or `too_few_racers`."),
+            410: E410,
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        race = services.race_start(code=code, player=identity.player_or_nobody(request))
+        return _race(request, race)
+
+
+class RaceAttemptView(ApiView):
+    throttle_scope = "starts"
+
+    @_race_op(
+        "race_attempt",
+        "Your attempt at the race's deal",
+        "After the countdown: your own attempt at the deal (made at the first ask, resumed "
+        "after), played like any other (the play socket or the moves endpoint). Never ranked "
+        "on a daily's board.",
+        {
+            403: E403_RACER,
+            409: _error(
+                "`race_not_started`, `countdown` (`starts_in` says how many seconds are "
+                "left), or `race_over` (for a racer who never played)."
+            ),
+        },
+        ok={
+            201: OpenApiResponse(AttemptStateSerializer, description="Your new attempt."),
+            200: OpenApiResponse(AttemptStateSerializer, description="Your attempt, resumed."),
+        },
+    )
+    def post(self, request: Request, code: str) -> Response:
+        attempt, created = services.race_attempt(
+            code=code, player=identity.player_or_nobody(request)
+        )
+        return Response(
+            render_state(attempt_state(attempt)),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class RaceRematchView(ApiView):
+    throttle_scope = "starts"
+
+    @_race_op(
+        "race_rematch",
+        "Rematch: the same people, a new deal",
+        "A new race with the same racers on a new deal, once this one has started; the first "
+        "to ask makes it (201), the others get the same one (200).",
+        {
+            403: E403_RACER,
+            409: _error("`race_not_started`, or `no_deal`."),
+        },
+        ok={201: RaceSerializer, 200: RaceSerializer},
+    )
+    def post(self, request: Request, code: str) -> Response:
+        race, created = services.race_rematch(code=code, player=identity.player_or_nobody(request))
+        return _race(request, race, created=created)
+
+
+class RaceReplaysView(ApiView):
+    @_race_op(
+        "race_replays",
+        "The racers' games, to replay",
+        "Each finished racer's moves and the deal: once the race is over, or once your own "
+        "game is finished.",
+        {
+            403: _error("`race_not_over`: you are not in the race and it is not over."),
+            409: _error("`race_not_over`: finish your own game first."),
+        },
+        ok={200: ReplaySerializer(many=True)},
+    )
+    def get(self, request: Request, code: str) -> Response:
+        race = selectors.race_get(code=code)
+        replays = selectors.race_replays(race=race, player=identity.current_player(request))
+        return Response(ReplaySerializer(replays, many=True).data)

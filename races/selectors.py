@@ -1,0 +1,180 @@
+"""Reads of races: the public view every racer and onlooker sees (also each live event), what
+one player sees of their own place, and the race's results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games import clock
+from games.errors import Conflict, Forbidden, NotFound
+from games.models import Attempt, Player
+from leaderboards.ranking import competition_ranks, entry
+from races.codes import code_valid
+from races.models import Race, Racer
+
+
+def race_get(*, code: str) -> Race:
+    """The race of `code`, or 404 `race_not_found`."""
+    race = (
+        Race.objects.select_related("deal", "daily", "maker").filter(code=code).first()
+        if code_valid(code)
+        else None
+    )
+    if race is None:
+        raise NotFound("There is no race with this code.", code="race_not_found")
+    return race
+
+
+def racers_of(race: Race) -> QuerySet[Racer]:
+    return race.racers.select_related("player", "attempt").order_by("joined_at", "pk")
+
+
+def host_of(race: Race, racers: list[Racer]) -> Racer | None:
+    """Who may start the race: its maker while present, else the first present racer to have
+    joined (the maker leaving does not stall the lobby)."""
+    present = [r for r in racers if not r.gone]
+    for racer in present:
+        if racer.player_id == race.maker_id:
+            return racer
+    return present[0] if present else None
+
+
+def racer_status(racer: Racer) -> str:
+    """waiting (no attempt yet), playing, won or resigned."""
+    if racer.attempt is None:
+        return "waiting"
+    return str(racer.attempt.status)
+
+
+def counts_in_results(racer: Racer) -> bool:
+    """A racer's result is in the race's results: finished, verified by its replay, not
+    disqualified, and not held by the fair-play checks (as a board counts a result)."""
+    attempt = racer.attempt
+    return (
+        attempt is not None
+        and attempt.is_finished
+        and attempt.verified
+        and not attempt.disqualified
+        and not racer.held_reasons
+    )
+
+
+def results(racers: list[Racer]) -> list[dict[str, Any]]:
+    """The finished results in the boards' order (`leaderboards.ranking`: wins first, then
+    fewer moves, then less time), ties sharing a rank."""
+    by_attempt: dict[int, Racer] = {}
+    entries = []
+    for racer in racers:
+        if not counts_in_results(racer):
+            continue
+        attempt = racer.attempt
+        assert attempt is not None
+        by_attempt[attempt.pk] = racer
+        entries.append(
+            entry(
+                attempt_id=attempt.pk,
+                won=attempt.status == Attempt.Status.WON,
+                moves=attempt.move_count,
+                play_seconds=attempt.play_seconds(),
+                foundation_cards=attempt.foundation_cards,
+                finished_ms=int(attempt.finished_at.timestamp() * 1000)
+                if attempt.finished_at
+                else None,
+            )
+        )
+    return [
+        {
+            "rank": rank,
+            "name": by_attempt[e.attempt_id].player.display_name,
+            "won": e.won,
+            "moves": e.moves,
+            "seconds": e.seconds,
+            "foundation_cards": e.foundation_cards,
+        }
+        for rank, e in competition_ranks(entries)
+    ]
+
+
+def race_public(race: Race) -> dict[str, Any]:
+    """What anyone with the link sees of a race, and what each live event carries: the lobby,
+    each racer's progress (moves, cards on the foundations and their picture: never a card of
+    their table) and the results. No deal before the race starts."""
+    racers = list(racers_of(race))
+    host = host_of(race, racers)
+    rematch = Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()
+    return {
+        "code": race.code,
+        "version": race.version,
+        "game": race.game,
+        "status": race.status,
+        "capacity": race.capacity,
+        "daily": race.daily.date.isoformat() if race.daily_id and race.daily else None,
+        "created_at": race.created_at.isoformat(),
+        "expires_at": race.expires_at.isoformat(),
+        "starts_at": race.starts_at.isoformat() if race.starts_at else None,
+        "finished_at": race.finished_at.isoformat() if race.finished_at else None,
+        "racers": [
+            {
+                "name": r.player.display_name,
+                "maker": r.player_id == race.maker_id,
+                "host": host is not None and r.pk == host.pk,
+                "ready": r.ready,
+                "gone": r.gone,
+                "status": racer_status(r),
+                "moves": r.attempt.move_count if r.attempt else 0,
+                "foundation_cards": r.attempt.foundation_cards if r.attempt else 0,
+                "foundations": r.foundations,
+                "seconds": round(r.attempt.board_seconds(), 3) if r.attempt else 0.0,
+            }
+            for r in racers
+        ],
+        "results": results(racers),
+        "rematch": rematch,
+    }
+
+
+def racer_of(*, race: Race, player: Player | None) -> Racer | None:
+    if player is None or player.pk is None:
+        return None
+    return race.racers.select_related("attempt").filter(player=player).first()
+
+
+def race_for(*, race: Race, player: Player | None) -> dict[str, Any]:
+    """The public view, and what it is for this player (`you`): whether they are in it, their
+    attempt, whether they may start it."""
+    view = race_public(race)
+    racer = racer_of(race=race, player=player)
+    host = host_of(race, list(racers_of(race)))
+    view["you"] = {
+        "in_race": racer is not None,
+        "name": player.display_name if player is not None else None,
+        "gone": racer.gone if racer else False,
+        "ready": racer.ready if racer else False,
+        "host": racer is not None and host is not None and host.pk == racer.pk,
+        "attempt_id": racer.attempt_id if racer else None,
+    }
+    view["now"] = clock.now().isoformat()
+    return view
+
+
+def race_replays(*, race: Race, player: Player | None) -> list[dict[str, Any]]:
+    """Each racer's moves, to replay side by side: once the race is over, or once this player
+    has finished (a racer still playing never sees a line through the deal they play)."""
+    racer = racer_of(race=race, player=player)
+    mine_done = racer is not None and racer.attempt is not None and racer.attempt.is_finished
+    if race.status != Race.Status.OVER and not mine_done:
+        if racer is None:
+            raise Forbidden("The replays are shown once the race is over.", code="race_not_over")
+        raise Conflict("Finish your own game to see the others' replays.", code="race_not_over")
+    return [
+        {
+            "name": r.player.display_name,
+            "status": racer_status(r),
+            "moves": list(r.attempt.moves) if r.attempt and r.attempt.is_finished else [],
+            "deal": r.attempt.deal_string if r.attempt and r.attempt.is_finished else None,
+        }
+        for r in racers_of(race)
+        if r.attempt is not None and r.attempt.is_finished
+    ]

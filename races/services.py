@@ -1,0 +1,393 @@
+"""Writes of races (docs/api.md, "Races"): making one, joining, leaving, getting ready, starting,
+each racer's attempt, their progress as they play, and the rematch.
+
+Every write locks the race's row, changes what it changes, gives the race its next version
+and, after commit, sends `race_changed` with the race's public view at that version
+(`races.selectors.race_public`): the live side sends it on as it is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+from django.db import IntegrityError, transaction
+
+from games import clock, fairplay, services
+from games.errors import Conflict, Forbidden, Malformed, ServiceError
+from games.models import Attempt, DailyChallenge, Deal, Player
+from games.selectors import daily_get, game_check
+from games.signals import send_on_commit
+from games.state import position
+from races import selectors
+from races.codes import code_new
+from races.models import COUNTDOWN_SECONDS, LIFETIME, RACERS_MAX, RACERS_MIN, Race, Racer
+from races.signals import race_changed
+
+
+class Gone(ServiceError):
+    status, code = 410, "gone"
+
+
+# -- the deal ----------------------------------------------------------------------------------
+
+
+def _past_dailies(game: str) -> list[DailyChallenge]:
+    """The game's published dailies whose ranked play is over, most recent first."""
+    now = clock.now()
+    return [
+        d
+        for d in DailyChallenge.objects.select_related("deal")
+        .filter(game=game, published=True, date__lt=clock.today())
+        .order_by("-date")[:400]
+        if not d.ranked_play_open(now)
+    ]
+
+
+def _fresh_deal(game: str, used: set[int]) -> tuple[Deal, DailyChallenge | None]:
+    """A deal none of `used`: a certified spare of the scheduler, taken out of its pool for
+    good (`services.deal_take_spare`), else a past daily's deal at random."""
+    spare = services.deal_take_spare(game=game)
+    if spare is not None:
+        return spare, None
+    dailies = [d for d in _past_dailies(game) if d.deal_id not in used]
+    if not dailies:
+        raise Conflict(
+            f"There is no {game} deal to race on yet: no spare certified deal, and no past "
+            "daily whose day is over.",
+            code="no_deal",
+        )
+    daily = random.choice(dailies)
+    return daily.deal, daily
+
+
+def _racing_daily(game: str, date: dt.date) -> DailyChallenge:
+    """A past daily to race on: never one whose ranked play still runs."""
+    daily = daily_get(game=game, date=date)
+    if daily.ranked_play_open():
+        raise Conflict(
+            "Today's daily is still being played for the boards: challenge a friend on a past "
+            "day's deal, or on a fresh one.",
+            code="daily_running",
+        )
+    return daily
+
+
+# -- changes -----------------------------------------------------------------------------------
+
+
+def _locked(code: str) -> Race:
+    race = selectors.race_get(code=code)
+    return (
+        Race.objects.select_for_update(of=("self",))
+        .select_related("deal", "daily", "maker")
+        .get(pk=race.pk)
+    )
+
+
+def _changed(race: Race) -> None:
+    """Give the race its next version and, after commit, tell the live side, with the public
+    view at this version."""
+    race.version += 1
+    race.save(update_fields=["version", "status", "started_at", "starts_at", "finished_at"])
+    event = selectors.race_public(race)
+    send_on_commit(race_changed, race_id=race.pk, code=race.code, version=race.version, event=event)
+
+
+def _check_open(race: Race) -> None:
+    if clock.now() >= race.expires_at and race.status == Race.Status.LOBBY:
+        raise Gone("This race's link has expired (a week after it was made).", code="race_expired")
+
+
+def _check_lobby(race: Race) -> None:
+    _check_open(race)
+    if race.status != Race.Status.LOBBY:
+        raise Conflict("This race has started already.", code="race_started")
+
+
+def _racer(race: Race, player: Player | None) -> Racer:
+    racer = selectors.racer_of(race=race, player=player)
+    if racer is None:
+        raise Forbidden("You are not in this race: join it first.", code="not_in_race")
+    return racer
+
+
+def _present(race: Race) -> list[Racer]:
+    return [r for r in selectors.racers_of(race) if not r.gone]
+
+
+def _capacity_check(capacity: object) -> int:
+    if isinstance(capacity, bool) or not isinstance(capacity, int):
+        raise Malformed("capacity is a whole number of players.", code="bad_capacity")
+    if not RACERS_MIN <= capacity <= RACERS_MAX:
+        raise Malformed(f"A race has {RACERS_MIN} to {RACERS_MAX} players.", code="bad_capacity")
+    return capacity
+
+
+def _new_race(
+    *,
+    maker: Player,
+    game: str,
+    deal: Deal,
+    daily: DailyChallenge | None,
+    capacity: int,
+    rematch_of: Race | None = None,
+) -> Race:
+    now = clock.now()
+    for _ in range(5):
+        try:
+            with transaction.atomic():
+                return Race.objects.create(
+                    code=code_new(),
+                    game=game,
+                    deal=deal,
+                    daily=daily,
+                    maker=maker,
+                    capacity=capacity,
+                    created_at=now,
+                    expires_at=now + LIFETIME,
+                    rematch_of=rematch_of,
+                )
+        except IntegrityError:  # a code drawn twice (or a rematch made at this very moment)
+            if rematch_of is not None:
+                raise
+    raise RuntimeError("no free race code after five draws")
+
+
+def race_make(
+    *, player: Player, game: str, date: dt.date | None = None, capacity: int = RACERS_MAX
+) -> Race:
+    """A new race on a past daily's deal (`date`) or a fresh deal, for `capacity` players; its
+    maker is in it."""
+    game_check(game)
+    capacity = _capacity_check(capacity)
+    with transaction.atomic():
+        if date is not None:
+            daily: DailyChallenge | None = _racing_daily(game, date)
+            assert daily is not None
+            deal = daily.deal
+        else:
+            deal, daily = _fresh_deal(game, set())
+        race = _new_race(maker=player, game=game, deal=deal, daily=daily, capacity=capacity)
+        Racer.objects.create(race=race, player=player, joined_at=race.created_at)
+        _changed(race)
+        return race
+
+
+def race_join(*, code: str, player: Player) -> tuple[Race, bool]:
+    """Join a race, or come back to it (a racer who left). Returns (race, joined now)."""
+    with transaction.atomic():
+        race = _locked(code)
+        racer = selectors.racer_of(race=race, player=player)
+        if racer is not None:
+            if not racer.gone:
+                return race, False
+            if race.status == Race.Status.LOBBY:
+                _check_open(race)
+                _room_check(race)
+            racer.gone = False
+            racer.save(update_fields=["gone"])
+            _changed(race)
+            return race, False
+        _check_lobby(race)
+        _room_check(race)
+        Racer.objects.create(race=race, player=player, joined_at=clock.now())
+        _changed(race)
+        return race, True
+
+
+def _room_check(race: Race) -> None:
+    if len(_present(race)) >= race.capacity:
+        raise Conflict(f"This race is full ({race.capacity} players).", code="race_full")
+
+
+def race_leave(*, code: str, player: Player) -> Race:
+    """Leave: shown as gone (in the lobby the place is free again); the race goes on without
+    the racer, who may come back. The maker leaving hands the start to the next racer."""
+    with transaction.atomic():
+        race = _locked(code)
+        racer = _racer(race, player)
+        if racer.gone:
+            return race
+        racer.gone, racer.ready = True, False
+        racer.save(update_fields=["gone", "ready"])
+        if race.status == Race.Status.LOBBY:
+            _start_if_all_ready(race)
+        else:
+            _over_if_done(race)
+        _changed(race)
+        return race
+
+
+def race_ready(*, code: str, player: Player, ready: bool) -> Race:
+    """Say you are ready (or not); the race starts when every racer present is ready."""
+    with transaction.atomic():
+        race = _locked(code)
+        _check_lobby(race)
+        racer = _racer(race, player)
+        if racer.gone:
+            raise Conflict("You left this race: join it again first.", code="racer_gone")
+        if racer.ready == ready:
+            return race
+        racer.ready = ready
+        racer.save(update_fields=["ready"])
+        _start_if_all_ready(race)
+        _changed(race)
+        return race
+
+
+def race_start(*, code: str, player: Player) -> Race:
+    """The host (the maker, or the next racer when the maker left) starts the countdown."""
+    with transaction.atomic():
+        race = _locked(code)
+        _check_lobby(race)
+        racer = _racer(race, player)
+        host = selectors.host_of(race, list(selectors.racers_of(race)))
+        if host is None or host.pk != racer.pk:
+            raise Forbidden("Only the race's maker starts it.", code="not_host")
+        if len(_present(race)) < RACERS_MIN:
+            raise Conflict(f"A race needs at least {RACERS_MIN} players.", code="too_few_racers")
+        _start(race)
+        _changed(race)
+        return race
+
+
+def _start_if_all_ready(race: Race) -> None:
+    present = _present(race)
+    if len(present) >= RACERS_MIN and all(r.ready for r in present):
+        _start(race)
+
+
+def _start(race: Race) -> None:
+    now = clock.now()
+    race.status = Race.Status.RACING
+    race.started_at = now
+    race.starts_at = now + dt.timedelta(seconds=COUNTDOWN_SECONDS)
+
+
+def race_attempt(*, code: str, player: Player) -> tuple[Attempt, bool]:
+    """The player's attempt at the race's deal, made at the first ask after the countdown
+    (never ranked: practice to the boards), resumed after. Returns (attempt, created)."""
+    with transaction.atomic():
+        race = _locked(code)
+        racer = _racer(race, player)
+        if race.status == Race.Status.LOBBY:
+            raise Conflict("This race has not started yet.", code="race_not_started")
+        assert race.starts_at is not None
+        wait = (race.starts_at - clock.now()).total_seconds()
+        if wait > 0:
+            raise Conflict(
+                "The countdown is still running.", code="countdown", starts_in=round(wait, 3)
+            )
+        changed = racer.gone
+        racer.gone = False
+        created = racer.attempt is None
+        if created and race.status == Race.Status.OVER:
+            raise Conflict("This race is over.", code="race_over")
+        if created:
+            racer.attempt = services.attempt_start_on_deal(
+                player=player,
+                game=race.game,
+                deal_string=race.deal.deal_string,
+                seed=race.deal.seed,
+            )
+            racer.foundations = _foundations(racer.attempt)
+            changed = True
+        if changed:
+            racer.save(update_fields=["gone", "attempt", "foundations"])
+            _changed(race)
+        assert racer.attempt is not None
+        return racer.attempt, created
+
+
+def _foundations(attempt: Attempt) -> list[dict[str, object]]:
+    """The picture of an attempt's foundations: per suit, the top card and the count."""
+    return [
+        {"suit": f["suit"], "top": f["top"], "count": f["count"]}
+        for f in position(attempt).view()["foundations"]
+    ]
+
+
+def racer_progress(*, attempt_id: int) -> bool:
+    """After a move or the end of an attempt (the games signals): the racer's progress as
+    committed, the fair-play checks on a finished result (a held one stays out of the race's
+    results, as on the boards), and the race's end once every racer is done. False when the
+    attempt is in no race."""
+    race_id = Racer.objects.filter(attempt_id=attempt_id).values_list("race_id", flat=True).first()
+    if race_id is None:
+        return False
+    with transaction.atomic():
+        race = Race.objects.select_for_update().select_related("deal", "daily").get(pk=race_id)
+        racer = Racer.objects.select_related("attempt").get(attempt_id=attempt_id)
+        attempt = racer.attempt
+        assert attempt is not None
+        racer.foundations = _foundations(attempt)
+        if attempt.is_finished and attempt.verified:
+            racer.held_reasons = fairplay.check(
+                attempt.game,
+                attempt.moves,
+                attempt.move_times,
+                race.deal.certificate,
+                won=attempt.status == Attempt.Status.WON,
+                par=race.deal.par,
+            )
+        racer.save(update_fields=["foundations", "held_reasons"])
+        _over_if_done(race)
+        _changed(race)
+    return True
+
+
+def _over_if_done(race: Race) -> None:
+    """The race is over once every racer has finished, or left without playing."""
+    if race.status != Race.Status.RACING:
+        return
+    racers = list(selectors.racers_of(race))
+    if all(
+        (r.attempt is not None and r.attempt.is_finished) or (r.attempt is None and r.gone)
+        for r in racers
+    ) and any(r.attempt is not None for r in racers):
+        race.status = Race.Status.OVER
+        race.finished_at = clock.now()
+
+
+def race_rematch(*, code: str, player: Player) -> tuple[Race, bool]:
+    """A new race with the same people on a new deal, made by whoever asks first once the race
+    has started; asked again, the same rematch (the player is in it). Returns (race, created)."""
+    with transaction.atomic():
+        race = _locked(code)
+        _racer(race, player)
+        if race.status == Race.Status.LOBBY:
+            raise Conflict("This race has not started yet.", code="race_not_started")
+        existing = Race.objects.filter(rematch_of=race).first()
+        if existing is not None:
+            return existing, False
+        used = {race.deal_id}
+        earlier = race.rematch_of
+        while earlier is not None and len(used) < 50:
+            used.add(earlier.deal_id)
+            earlier = earlier.rematch_of
+        deal, daily = _fresh_deal(race.game, used)
+        racers = list(selectors.racers_of(race))
+        new = _new_race(
+            maker=player,
+            game=race.game,
+            deal=deal,
+            daily=daily,
+            capacity=max(race.capacity, len(racers)),
+            rematch_of=race,
+        )
+        now = clock.now()
+        Racer.objects.bulk_create(
+            [
+                Racer(
+                    race=new,
+                    player=r.player,
+                    joined_at=now,
+                    gone=r.gone and r.player_id != player.pk,
+                )
+                for r in racers
+            ]
+        )
+        _changed(new)
+        _changed(race)  # its view names the rematch
+        return new, True

@@ -1,0 +1,74 @@
+"""The races REST API (docs/api.md, "Races"): each endpoint's answer and its clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Attempt
+from races.models import Race
+from tests.races.conftest import after_countdown, client_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_make_join_ready_and_race_over_rest(alice, past_daily, monkeypatch):
+    maker = client_of(alice)
+    made = maker.post(
+        "/api/races/", {"game": "masterpiece", "date": past_daily.date.isoformat(), "capacity": 2}
+    )
+    assert made.status_code == 201, made.content
+    code = made.json()["code"]
+    assert made.json()["you"] == {
+        "in_race": True, "name": "alice", "gone": False, "ready": False, "host": True,
+        "attempt_id": None,
+    }  # fmt: skip
+    guest = client_of()  # nothing but the link: a guest is made
+    joined = guest.post(f"/api/races/{code}/join/")
+    assert joined.status_code == 201 and joined.json()["you"]["in_race"]
+    assert guest.post(f"/api/races/{code}/join/").status_code == 200
+    third = client_of().post(f"/api/races/{code}/join/")
+    assert third.status_code == 409 and third.json()["code"] == "race_full"
+    assert maker.post(f"/api/races/{code}/ready/", {"ready": True}).status_code == 200
+    ready = guest.post(f"/api/races/{code}/ready/", {"ready": True}, format="json")
+    assert ready.json()["status"] == "racing" and ready.json()["starts_at"]
+    early = guest.post(f"/api/races/{code}/attempt/")
+    assert early.status_code == 409 and early.json()["code"] == "countdown"
+    after_countdown(monkeypatch, Race.objects.get(code=code))
+    state = guest.post(f"/api/races/{code}/attempt/")
+    assert state.status_code == 201 and state.json()["ranked"] is False
+    assert not Attempt.objects.get(pk=state.json()["id"]).ranked
+    replays = guest.get(f"/api/races/{code}/replays/")
+    assert replays.status_code == 409 and replays.json()["code"] == "race_not_over"
+    guest.post(f"/api/attempts/{state.json()['id']}/resign/")
+    assert [r["name"] for r in guest.get(f"/api/races/{code}/replays/").json()] == [
+        guest.get(f"/api/races/{code}/").json()["you"]["name"]
+    ]
+
+
+def test_unknown_and_bad_input_are_clear_errors(alice, past_daily, today_daily):
+    client = client_of(alice)
+    assert client.get("/api/races/nosuchcode/").json()["code"] == "race_not_found"
+    assert client.post("/api/races/nosuchcode/join/").status_code == 404
+    running = client.post(
+        "/api/races/", {"game": "masterpiece", "date": today_daily.date.isoformat()}
+    )
+    assert running.status_code == 409 and running.json()["code"] == "daily_running"
+    bad = client.post("/api/races/", {"game": "masterpiece", "capacity": 9}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid"
+    made = client.post("/api/races/", {"game": "masterpiece", "date": past_daily.date.isoformat()})
+    code = made.json()["code"]
+    stranger = client_of()
+    assert stranger.post(f"/api/races/{code}/ready/", {"ready": True}).json()["code"] == (
+        "not_in_race"
+    )
+    assert client.post(f"/api/races/{code}/start/").json()["code"] == "too_few_racers"
+    assert stranger.get(f"/api/races/{code}/replays/").status_code == 403
+    assert Race.objects.count() == 1
+
+
+def test_the_race_api_is_in_the_schema(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    paths = schema["paths"]
+    for path in ("", "join/", "leave/", "ready/", "start/", "attempt/", "rematch/", "replays/"):
+        assert f"/api/races/{{code}}/{path}" in paths
+    assert "/api/races/" in paths
