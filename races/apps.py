@@ -10,4 +10,8 @@ class RacesConfig(AppConfig):
 
     def ready(self) -> None:
         # A racer's progress follows play (receivers connect on import).
-        from races import receivers  # noqa: F401
+        from games.services import hints
+        from races import receivers, services  # noqa: F401
+
+        if services.hint_refuse not in hints.hint_refusals:
+            hints.hint_refusals.append(services.hint_refuse)

@@ -391,3 +391,9 @@ def race_rematch(*, code: str, player: Player) -> tuple[Race, bool]:
         _changed(new)
         _changed(race)  # its view names the rematch
         return new, True
+
+
+def hint_refuse(attempt: Attempt) -> None:
+    """No hints in a race (`games.services.hints.hint_refusals`): friends race on their own."""
+    if Racer.objects.filter(attempt_id=attempt.pk).exists():
+        raise Conflict("No hints in a race: every racer plays on their own.", code="hints_race")

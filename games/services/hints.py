@@ -14,6 +14,7 @@ and nothing else of the position, so it never names a card the player cannot see
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,8 +78,15 @@ class HintAnswer:
         }
 
 
+#: Refusals that apps above `games` add in their `ready()`: each is called with an attempt open
+#: to hints before any search, and may refuse with a ServiceError (a race refuses its racers).
+hint_refusals: list[Callable[[Attempt], None]] = []
+
+
 def _check_hints_open(attempt: Attempt) -> None:
     if attempt.hints_open():
+        for refuse in hint_refusals:
+            refuse(attempt)
         return
     if attempt.is_finished:
         raise finished_error(attempt)

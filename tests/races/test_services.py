@@ -273,3 +273,12 @@ def test_a_rematch_has_the_same_people_and_a_new_deal(alice, bob, past_daily, mo
     assert rematch.deal_id == other.deal_id != race.deal_id
     assert names(rematch) == ["alice", "bob"] and rematch.maker_id == bob.pk
     assert view(race)["rematch"] == rematch.code
+
+
+def test_no_hints_in_a_race(alice, bob, past_daily, monkeypatch):
+    race = started(monkeypatch, past_daily, alice, bob)
+    attempt, _ = races.race_attempt(code=race.code, player=alice)
+    assert attempt.hints_open()  # practice to the games app, but a race says no
+    with pytest.raises(Conflict) as caught:
+        services.attempt_hint(attempt_id=attempt.pk, player=alice)
+    assert caught.value.code == "hints_race"
