@@ -252,12 +252,18 @@ if DATABASE_URL:
     # postgres://... uses Django's postgresql backend with psycopg 3. Connections come from
     # psycopg's pool (one per process, at most DATABASE_POOL_SIZE); Django requires
     # CONN_MAX_AGE=0 with a pool: a request gives its connection back when it ends.
+    # While PostgreSQL cannot be reached, requests fail fast with 503 rather than each waiting
+    # the pool's timeout (config/postgresql/base.py), and connecting has a deadline.
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0)}
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
+        options = DATABASES["default"].setdefault("OPTIONS", {})
+        options.setdefault("connect_timeout", 3)  # seconds (libpq)
+        options["pool"] = {
             "min_size": 1,
             "max_size": DATABASE_POOL_SIZE,
-            "timeout": 5,  # seconds to wait for a free connection, then 503
+            "timeout": 5,  # seconds to wait for a free connection (while the database answers)
+            "reconnect_timeout": 10,  # then the pool gives up, and the next request tries again
         }
 else:
     DATABASES = {

@@ -7,7 +7,8 @@
   (every open connection dropped, new ones refused) and restore: "the database is unreachable,
   then back".
 - `Client`: HTTP with the player cookie, as a script would (tests/support.py's too).
-- `ws_url`, `ws_headers`: what a browser's WebSocket handshake carries (origin, cookie).
+- `ws_url`, `ws_headers`: what a browser's WebSocket handshake carries (origin, cookie);
+  `close_code`: the code a socket refused at once is closed with.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "RedisServer",
     "Server",
     "TcpProxy",
+    "close_code",
     "dailies_ready",
     "database_url",
     "django_db_modify_db_settings",
@@ -47,6 +49,22 @@ __all__ = [
     "wait_until",
     "ws_headers",
 ]
+
+
+def close_code(
+    server: Server, path: str, headers: dict[str, str], timeout: float = 10
+) -> int | None:
+    """The close code the server ends a socket with, before sending anything (a handshake
+    answered with an HTTP status raises)."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    with connect(server.ws_url(path), additional_headers=headers, open_timeout=timeout) as sock:
+        try:
+            message = sock.recv(timeout=timeout)
+        except ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd is not None else None
+    raise AssertionError(f"the socket was not closed; it sent {message!r}")
 
 
 def ws_headers(server: Server, token: str | None) -> dict[str, str]:

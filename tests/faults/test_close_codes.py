@@ -14,22 +14,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tests.faults.live import RedisServer, Server, dailies_ready, ws_headers
+from tests.faults.live import RedisServer, Server, close_code, dailies_ready, ws_headers
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def close_code(server: Server, path: str, headers: dict[str, str]) -> int | None:
-    """The close code the server ends the socket with, before sending anything."""
-    with connect(server.ws_url(path), additional_headers=headers, open_timeout=10) as socket:
-        try:
-            message = socket.recv(timeout=10)
-        except ConnectionClosed as closed:
-            return closed.rcvd.code if closed.rcvd is not None else None
-    raise AssertionError(f"the socket was not closed; it sent {message!r}")
 
 
 def first_message(server: Server, path: str, headers: dict[str, str]) -> dict:

@@ -1,0 +1,96 @@
+"""PostgreSQL through psycopg's pool, failing fast while the database cannot be reached.
+
+Django's backend asks the pool for a connection and waits up to the pool's `timeout` (5 s) for
+one: right when the pool is busy for a moment, wrong when PostgreSQL is down, when every
+request (and every socket handshake) would wait the whole 5 s before its 503. This backend
+tells the two apart by the pool's own failed connection attempts: a wait that ends without a
+connection while the pool's attempts to connect failed means the database is down
+(`Outage.down`, logged once). From then on a request waits at most `FAST_SECONDS` (enough for a
+connection the pool has just made, so the first request after the database is back gets it)
+and answers 503 at once otherwise; the first connection had again ends the outage (logged).
+
+Connecting has its own deadline too (`connect_timeout` in the settings' OPTIONS): an address
+that swallows packets costs seconds, not the system's TCP timeout. The pool gives up its
+retries after `reconnect_timeout`, and the next request starts a new attempt, so attempts go
+on as long as requests come, without the pool's backoff growing to minutes.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from django.db.backends.postgresql import base
+
+logger = logging.getLogger("config.database")
+
+#: Seconds a request waits for a connection while the database is known to be down.
+FAST_SECONDS = 0.25
+
+
+class Outage:
+    """Whether this process's pool found the database unreachable; shared by its threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.since: float | None = None
+
+    @property
+    def down(self) -> bool:
+        return self.since is not None
+
+    def began(self, error: BaseException) -> None:
+        with self.lock:
+            if self.since is None:
+                self.since = time.monotonic()
+                logger.error("database unreachable, answering 503 until it is back: %s", error)
+
+    def ended(self) -> None:
+        if self.since is None:
+            return
+        with self.lock:
+            if self.since is not None:
+                seconds, self.since = time.monotonic() - self.since, None
+                logger.warning("database reachable again after %.1f s", seconds)
+
+
+OUTAGE = Outage()
+
+
+def connection_errors(pool: Any) -> int:
+    return int(pool.get_stats().get("connections_errors", 0))
+
+
+class FailFastPool:
+    """The process's pool as Django sees it: `getconn` as above, everything else the pool's."""
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pool, name)
+
+    def __bool__(self) -> bool:
+        return True
+
+    def getconn(self, timeout: float | None = None) -> Any:
+        if OUTAGE.down:
+            timeout = FAST_SECONDS if timeout is None else min(timeout, FAST_SECONDS)
+        errors_before = connection_errors(self._pool)
+        try:
+            connection = self._pool.getconn(timeout=timeout)
+        except Exception as exc:
+            if OUTAGE.down or connection_errors(self._pool) > errors_before:
+                OUTAGE.began(exc)
+            raise
+        OUTAGE.ended()
+        return connection
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    @property
+    def pool(self) -> Any:
+        pool = super().pool
+        return FailFastPool(pool) if pool else pool
