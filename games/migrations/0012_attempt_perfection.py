@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_deal_par_proof'),
+        ('games', '0011_attempt_hints'),
     ]
 
     operations = [
