@@ -8,19 +8,33 @@ Placeholders are written `{name}` for the scripts to fill in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
+
+from frontend.vocabulary import clock_policy
+
+#: A number of each plural category the scripts ask for (`Intl.PluralRules`): gettext picks
+#: the form of each language for it ("other" is 2: Russian fractions take the form of 2).
+PLURAL_SAMPLES = {"one": 1, "few": 2, "many": 5, "other": 2}
 
 
-def frontend_strings(request: Any = None) -> dict[str, str]:
+def plural_forms(form: Callable[[int], str]) -> dict[str, str]:
+    """A plural entry of the catalogue: `form(n)` (an `ngettext` call) for each category of
+    `PLURAL_SAMPLES`; the scripts' `t(key, {n})` picks one (common/text.js)."""
+    return {category: form(n) for category, n in PLURAL_SAMPLES.items()}
+
+
+def frontend_strings(request: Any = None) -> dict[str, Any]:
     """The play page's catalogue (the keys of frontend/static/frontend/game/strings.js) in the
     active language: the request's, which the page view has switched on. Card and pile words are
     lower case, for use inside sentences ("moved seven of hearts to column 3")."""
     return {
         "loading": _("Dealing…"),
-        "started": _("Your game has started. The clock starts with your first move."),
+        "started": _("Your game has started."),
+        "clock_policy": clock_policy(),
         "resumed": _("Your game is back where you left it."),
         "moves": _("Moves"),
         "time": _("Time"),
@@ -84,10 +98,17 @@ def frontend_strings(request: Any = None) -> dict[str, str]:
         "end_resigned": _("You resigned."),
         "foundation_cards": _("Cards on the foundations"),
         "share": _("Copy result"),
+        "share_native": _("Share result"),
         "share_label": _("Your result, to share"),
-        "share_won": _("Patience Daily · {game} · {date} · won in {n} moves · {time}"),
-        "share_resigned": _("Patience Daily · {game} · {date} · resigned after {n} moves · {time}"),
+        "share_won": _("Patience Daily · {game} · {date} · won in {moves} · {time}"),
+        "share_resigned": _("Patience Daily · {game} · {date} · resigned after {moves} · {time}"),
+        "undos": _("Undos"),
+        "n_moves": plural_forms(lambda n: ngettext("{n} move", "{n} moves", n)),
+        "n_undos": plural_forms(lambda n: ngettext("{n} undo", "{n} undos", n)),
+        "no_undo": _("no undo"),
+        "n_cards": plural_forms(lambda n: ngettext("{n} card", "{n} cards", n)),
         "copied": _("Copied"),
+        "shared": _("Shared"),
         "copy_manually": _("Selected: press Ctrl+C (or ⌘C) to copy."),
         "home_link": _("Back to today’s games"),
         "end_loading": _("Loading…"),

@@ -21,11 +21,18 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from frontend.catalogue import frontend_strings
+from frontend.catalogue import frontend_strings, plural_forms
 from frontend.languages import localized
-from frontend.vocabulary import GAME_PAGES, STATUS_WORDS, difficulty_info, result_info
+from frontend.vocabulary import (
+    GAME_PAGES,
+    STATUS_WORDS,
+    clock_policy,
+    difficulty_info,
+    result_info,
+)
 from games import clock, selectors
 from games.api import identity
 from games.models import DailyChallenge, Player
@@ -49,9 +56,10 @@ def _player(request: HttpRequest) -> Player | None:
     return identity.current_player(request)
 
 
-def _page_strings(**strings: Any) -> dict[str, str]:
-    """Translated sentences handed to a page's module as a JSON block."""
-    return {key: str(value) for key, value in strings.items()}
+def _page_strings(**strings: Any) -> dict[str, Any]:
+    """Translated sentences handed to a page's module as a JSON block (a plural entry, a dict
+    of forms from `plural_forms`, as it is)."""
+    return {key: value if isinstance(value, dict) else str(value) for key, value in strings.items()}
 
 
 # -- home --------------------------------------------------------------------------------------
@@ -245,11 +253,16 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
             won=STATUS_WORDS["won"],
             resigned=STATUS_WORDS["resigned"],
             playing=STATUS_WORDS["playing"],
-            feed_won=_("{player} won in {moves} moves"),
-            feed_progress=_("{player}: {cards} cards on the foundations after {moves} moves"),
+            feed_won=_("{player} won in {moves}"),
+            feed_progress=_("{player}: {cards} on the foundations after {moves}"),
+            n_moves=plural_forms(lambda n: ngettext("{n} move", "{n} moves", n)),
+            n_cards=plural_forms(lambda n: ngettext("{n} card", "{n} cards", n)),
+            undos_note=plural_forms(lambda n: ngettext("{n} undo", "{n} undos", n)),
             live=_("Live"),
             offline=_("Not live: showing the last loaded board."),
-            total=_("{total} players on the board"),
+            total=plural_forms(
+                lambda n: ngettext("{n} player on the board", "{n} players on the board", n)
+            ),
         ),
     }
     return render(request, "frontend/board.html", context)
@@ -444,5 +457,9 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     return render(
         request,
         f"frontend/rules/{page.slug}.html",
-        {"game": page, "play_url": reverse("frontend:play", kwargs={"game": page.slug})},
+        {
+            "game": page,
+            "play_url": reverse("frontend:play", kwargs={"game": page.slug}),
+            "clock_policy": clock_policy(),
+        },
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from games.engine import GAMES
 from games.models import Attempt
@@ -103,3 +103,18 @@ def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
         "review": review_of(attempt),
         "disqualified_reason": attempt.disqualified_reason if attempt.disqualified else "",
     }
+
+
+def clock_policy() -> str:
+    """The clock's rule in words, with the longest pause it counts (`Attempt.MAX_PAUSE_MS`):
+    said on the play page before the first move and on the rules pages."""
+    seconds = Attempt.MAX_PAUSE_MS // 1000
+    return ngettext(
+        "The clock counts your playing time, measured by the server: each pause, before your "
+        "first move or between two moves, counts for at most %(n)d second, so time away from "
+        "the game is not held against you.",
+        "The clock counts your playing time, measured by the server: each pause, before your "
+        "first move or between two moves, counts for at most %(n)d seconds, so time away from "
+        "the game is not held against you.",
+        seconds,
+    ) % {"n": seconds}

@@ -4,8 +4,8 @@ Plain models; the rules that change them live in `services.py`, the queries in `
 Each cross-cutting rule has one home here, used everywhere else: what a schedulable deal is
 (`DealQuerySet.schedulable`), which attempts count on a board and which are wins
 (`AttemptQuerySet.on_board`, `.wins`), when a daily's par may be shown (`DailyChallenge.par_shown`)
-the server-measured time of an attempt (`Attempt.play_seconds`) and the time a board shows
-(`Attempt.board_seconds`).
+the server-measured time of an attempt (`Attempt.play_seconds`, each pause capped at
+`Attempt.MAX_PAUSE_MS`: `counted_ms`) and the time a board shows (`Attempt.board_seconds`).
 """
 
 from __future__ import annotations
@@ -366,6 +366,15 @@ class Attempt(models.Model):
         blank=True,
         help_text="Per move, the server's milliseconds since the start (replay ignores them).",
     )
+    counted_ms = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        help_text="The clock up to the last move: the sum of the gaps between moves (the first "
+        "from the start), each counted up to Attempt.MAX_PAUSE_MS (empty: no move yet).",
+    )
+    undo_count = models.PositiveIntegerField(
+        null=True, blank=True, help_text="How many of the moves are undos (empty: no move yet)."
+    )
     next_seq = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     started_at = models.DateTimeField()
@@ -473,14 +482,41 @@ class Attempt(models.Model):
         """`ON_BOARD` read from this attempt as loaded (no query)."""
         return q_holds(ON_BOARD, self)
 
+    #: The longest pause the clock counts: a gap between two moves (or between the deal shown
+    #: and the first move, or the last move and a resignation) counts up to this long, so time
+    #: away from the game (a closed browser, a phone call) never adds more than this.
+    MAX_PAUSE_MS = 60_000
+
     def play_seconds(self, now: dt.datetime | None = None) -> float:
-        """The server-measured time that ranks a result: from the first move to the finish
-        (or to `now` while playing); 0 before the first move. How long the deal was looked
-        at before the first move is `started_at` to `first_move_at`, kept apart."""
-        if self.first_move_at is None:
+        """The server-measured time that ranks a result: the gaps from the deal shown
+        (`started_at`) to each move, move to move, and from the last move to the finish (or to
+        `now` while playing), each counted up to `MAX_PAUSE_MS`."""
+        return round(self.counted_until(self.finished_at or now or clock.now()) / 1000, 3)
+
+    def counted_until(self, end: dt.datetime) -> int:
+        """`play_seconds` in milliseconds, to the instant `end`."""
+        counted = self.counted_ms
+        if counted is None:
+            counted = counted_ms(self.move_times) if self.move_count else 0
+        return counted + min(self.MAX_PAUSE_MS, self._pause_ms(end))
+
+    def _pause_ms(self, end: dt.datetime) -> int:
+        """Milliseconds from the last move (from the deal shown before one) to `end`."""
+        last = self.last_move_at if self.move_count and self.last_move_at else self.started_at
+        return max(0, (end - last) // dt.timedelta(milliseconds=1))
+
+    def clock_left_seconds(self, now: dt.datetime | None = None) -> float:
+        """How much longer the clock runs from `now` without a move (0 once the pause is capped,
+        or the attempt is over)."""
+        if self.is_finished:
             return 0.0
-        end = self.finished_at or now or clock.now()
-        return round(max(0.0, (end - self.first_move_at).total_seconds()), 3)
+        pause = self._pause_ms(now or clock.now())
+        return round(max(0, self.MAX_PAUSE_MS - pause) / 1000, 3)
+
+    @property
+    def undos(self) -> int:
+        """How many of the moves are undos."""
+        return self.undo_count if self.undo_count is not None else self.moves.count("U")
 
     def day_over(self, now: dt.datetime | None = None) -> bool:
         """A ranked attempt still being played after its daily's ranked play ended: it moves
@@ -501,8 +537,10 @@ class Attempt(models.Model):
     def board_seconds(self) -> float:
         """The time a board shows and ranks: `play_seconds` to the finish, or, while the
         attempt is played, to its last move (so that a board does not change while nobody
-        moves)."""
-        return self.play_seconds(now=self.last_move_at or self.first_move_at)
+        moves); 0 before the first move."""
+        if self.finished_at is None:
+            return self.play_seconds(now=self.last_move_at) if self.move_count else 0.0
+        return self.play_seconds()
 
     def standing(self) -> Standing:
         """What boards read of this attempt as it is now (after a commit: as committed)."""
@@ -516,6 +554,21 @@ class Attempt(models.Model):
             seconds=self.board_seconds(),
             finished_at=self.finished_at,
         )
+
+
+def counted_ms(move_times: list[int]) -> int:
+    """The clock to the last move of `move_times` (each the server's milliseconds since the
+    deal was shown): the sum of the gaps, the first from 0, each counted up to
+    `Attempt.MAX_PAUSE_MS`.
+
+    >>> counted_ms([5_000, 65_000, 3_600_000])
+    125000
+    """
+    total, previous = 0, 0
+    for moment in move_times:
+        total += min(Attempt.MAX_PAUSE_MS, max(0, moment - previous))
+        previous = moment
+    return total
 
 
 @dataclass(frozen=True)
@@ -534,10 +587,11 @@ class Standing:
 
 
 #: The one statement of what a daily's board counts: ranked, not disqualified, not held for
-#: review, and either still being played (every move was checked) or finished with a verified
-#: result. `AttemptQuerySet.on_board` filters with it; `Attempt.is_on_board` reads it in Python.
+#: review, with at least one move (opening a deal is not playing it), and either still being
+#: played (every move was checked) or finished with a verified result.
+#: `AttemptQuerySet.on_board` filters with it; `Attempt.is_on_board` reads it in Python.
 ON_BOARD = (
-    Q(ranked=True, disqualified=False)
+    Q(ranked=True, disqualified=False, move_count__gt=0)
     & ~Q(review=Attempt.Review.HELD)
     & (Q(status=Attempt.Status.PLAYING) | Q(verified=True))
 )
@@ -562,8 +616,9 @@ def q_through(q: Q, relation: str) -> Q:
 
 def q_holds(q: Q, obj: models.Model) -> bool:
     """Whether `obj`, as loaded, meets `q`, read in Python rather than by the database. Only
-    exact lookups on the model's own fields, joined by AND and OR and negated (what the rules
-    stated as a `Q` here use); anything else is a ValueError rather than a wrong answer."""
+    exact and `__gt` lookups on the model's own fields, joined by AND and OR and negated (what
+    the rules stated as a `Q` here use); anything else is a ValueError rather than a wrong
+    answer."""
     if q.connector not in (Q.AND, Q.OR):
         raise ValueError(f"q_holds reads AND and OR only, not {q.connector}")
     results = []
@@ -572,9 +627,13 @@ def q_holds(q: Q, obj: models.Model) -> bool:
             results.append(q_holds(child, obj))
             continue
         lookup, value = child
-        if "__" in lookup:
-            raise ValueError(f"q_holds reads exact lookups only, not {lookup!r}")
-        results.append(getattr(obj, lookup) == value)
+        name, _, kind = lookup.partition("__")
+        if kind == "gt":
+            results.append(getattr(obj, name) > value)
+        elif kind:
+            raise ValueError(f"q_holds reads exact and __gt lookups only, not {lookup!r}")
+        else:
+            results.append(getattr(obj, name) == value)
     held = all(results) if q.connector == Q.AND else any(results)
     return held != q.negated
 

@@ -94,18 +94,23 @@ def attempt_at_daily(*, daily: DailyChallenge, player: Player | None) -> Attempt
     return attempts_at_dailies(dailies=[daily], player=player).get(daily.pk)
 
 
+def daily_counts(*, daily: DailyChallenge) -> dict[str, int]:
+    """How many played a daily ranked (at least one move) and how many of them won: the
+    counters of its page and of its live board (realtime/boards.py), one count for both."""
+    played = ranked_attempts(daily).started()
+    return {"players": played.count(), "winners": played.wins().count()}
+
+
 def daily_summary(*, daily: DailyChallenge, player: Player | None) -> dict[str, Any]:
     """What a daily shows: its difficulty, how many played (at least one move) and won, and
     its par once the player has finished their ranked attempt or the day is over."""
-    played = ranked_attempts(daily).started()
     mine = ranked_attempt(daily=daily, player=player)
     finished = mine is not None and mine.is_finished
     return {
         "game": daily.game,
         "date": daily.date,
         "difficulty": daily.deal.difficulty,
-        "players": played.count(),
-        "winners": played.wins().count(),
+        **daily_counts(daily=daily),
         "par": daily.deal.par if daily.par_shown(finished=finished) else None,
         "par_proven": daily.deal.par_optimal if daily.par_shown(finished=finished) else None,
         "par_lower_bound": (

@@ -30,6 +30,8 @@ ROW_FIELDS = (
     "first_move_at",
     "last_move_at",
     "finished_at",
+    "counted_ms",
+    "undo_count",
 )
 
 #: The fields of a fingerprint, in the order Redis stores them.
@@ -91,6 +93,7 @@ def row(rank: int, attempt: Attempt, e: ranking.Entry | None = None) -> dict[str
         "attempt_id": attempt.pk,
         "status": attempt.status,
         "moves": attempt.move_count,
+        "undos": attempt.undos,
         "seconds": e.seconds,
         "foundation_cards": attempt.foundation_cards,
         "finished_at": iso(attempt.finished_at),

@@ -5,7 +5,7 @@ Keyword-only, no writes. A board is served from the Redis index when it mirrors 
 (`leaderboards.ranking`). Everything answered is JSON-safe (instants and dates as ISO text),
 so the live side can send it as it is.
 
-A board row: `{"rank", "player", "attempt_id", "status", "moves", "seconds",
+A board row: `{"rank", "player", "attempt_id", "status", "moves", "undos", "seconds",
 "foundation_cards", "finished_at"}`.
 """
 

@@ -13,9 +13,10 @@ class RowSerializer(serializers.Serializer):
     attempt_id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Attempt.Status.choices)
     moves = serializers.IntegerField(help_text="Every move counts, undos included.")
+    undos = serializers.IntegerField(help_text="How many of the moves were undos.")
     seconds = serializers.IntegerField(
-        help_text="Whole seconds measured by the server from the first move to the finish "
-        "(to the last move while playing)."
+        help_text="Whole seconds of play measured by the server to the finish (to the last "
+        "move while playing), each pause counted up to a minute (docs/leaderboards.md)."
     )
     foundation_cards = serializers.IntegerField()
     finished_at = serializers.DateTimeField(allow_null=True)

@@ -13,7 +13,8 @@ for all, and the channel layer carries the event to watchers in every process. W
 (the embedded default: one process) they live in memory.
 
 An event: `{"type": "update", "version": v, "board": {"top": [rows], "total": n},
-"playing_now": n, "feed": [{"player", "moves", "foundation_cards", "status"}]}` — never a card.
+"playing_now": n, "counts": {"players", "winners"}, "feed": [{"player", "moves",
+"foundation_cards", "status"}]}` — never a card.
 Versions grow by one per event of a daily; the last `EVENT_LOG` events are kept, so a watcher
 that reconnects with the last version it saw gets what it missed, or a snapshot when that is
 too old (`missed_since`).
@@ -34,6 +35,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import redis_client
+from games import selectors as games_selectors
 from games.models import Attempt, DailyChallenge
 
 logger = logging.getLogger(__name__)
@@ -217,6 +219,7 @@ def snapshot(daily: DailyChallenge) -> dict[str, Any]:
         "date": daily.date.isoformat(),
         "board": board_now(daily),
         "playing_now": selectors.playing_now(daily=daily),
+        "counts": games_selectors.daily_counts(daily=daily),
         "feed": selectors.race_feed(daily=daily, limit=FEED_ROWS),
     }
     with _snapshots_lock:
@@ -243,6 +246,7 @@ def update_for(daily_id: int, attempt_ids: set[int]) -> dict[str, Any] | None:
         "date": daily.date.isoformat(),
         "board": board_now(daily),
         "playing_now": selectors.playing_now(daily=daily),
+        "counts": games_selectors.daily_counts(daily=daily),
         "feed": _feed_rows(moved),
     }
 

@@ -171,6 +171,7 @@ class AttemptSummarySerializer(serializers.Serializer):
     ranked = serializers.BooleanField()
     status = serializers.ChoiceField(choices=Attempt.Status.choices)
     moves_played = serializers.IntegerField(source="move_count")
+    undos = serializers.IntegerField(help_text="How many of the moves were undos.")
     foundation_cards = serializers.IntegerField()
     started_at = serializers.DateTimeField()
     first_move_at = serializers.DateTimeField(allow_null=True)
@@ -237,6 +238,9 @@ class AttemptStateSerializer(serializers.Serializer):
     moves_played = serializers.IntegerField(
         source="attempt.move_count", help_text="Moves made, undos included."
     )
+    undos = serializers.IntegerField(
+        source="attempt.undos", help_text="How many of the moves were undos."
+    )
     foundation_cards = serializers.IntegerField(source="attempt.foundation_cards")
     can_undo = serializers.BooleanField(help_text="U (undo) is allowed now; it counts as a move.")
     blocked = serializers.BooleanField(
@@ -265,8 +269,16 @@ class AttemptStateSerializer(serializers.Serializer):
     first_move_at = serializers.DateTimeField(source="attempt.first_move_at", allow_null=True)
     finished_at = serializers.DateTimeField(source="attempt.finished_at", allow_null=True)
     elapsed_seconds = serializers.SerializerMethodField(
-        help_text="Server-measured seconds from the first move to the finish (or now): the "
-        "time that ranks a result; 0 before the first move."
+        help_text="Server-measured seconds of play to the finish (or now): the time that ranks "
+        "a result. It counts each gap, from the deal shown to the first move, between two "
+        "moves and from the last move on, up to max_pause_seconds."
+    )
+    clock_left_seconds = serializers.SerializerMethodField(
+        help_text="How much longer the clock runs without a move: 0 once the pause reached "
+        "max_pause_seconds, or the attempt is over."
+    )
+    max_pause_seconds = serializers.SerializerMethodField(
+        help_text="The longest pause the clock counts, in seconds."
     )
     verified = serializers.BooleanField(
         source="attempt.verified", help_text="The finished result replayed from the deal."
@@ -313,6 +325,14 @@ class AttemptStateSerializer(serializers.Serializer):
     @extend_schema_field(OpenApiTypes.DOUBLE)
     def get_elapsed_seconds(self, state: AttemptState) -> float:
         return state.attempt.play_seconds()
+
+    @extend_schema_field(OpenApiTypes.DOUBLE)
+    def get_clock_left_seconds(self, state: AttemptState) -> float:
+        return state.attempt.clock_left_seconds()
+
+    @extend_schema_field(OpenApiTypes.INT)
+    def get_max_pause_seconds(self, state: AttemptState) -> int:
+        return Attempt.MAX_PAUSE_MS // 1000
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_par(self, state: AttemptState) -> int | None:
@@ -430,6 +450,16 @@ class ErrorSerializer(serializers.Serializer):
         child=serializers.CharField(),
         required=False,
         help_text="illegal_move: the moves allowed now.",
+    )
+    reason = serializers.CharField(
+        required=False,
+        help_text="illegal_move: why the rules refuse it, a stable code (docs/api.md lists "
+        "them); `detail` says it in English.",
+    )
+    facts = serializers.DictField(
+        required=False,
+        help_text="illegal_move: the facts of the refusal (cards, places, ranks), for a "
+        "sentence in the player's language.",
     )
     retry_after = serializers.IntegerField(
         required=False, help_text="throttled: seconds to wait (also the Retry-After header)."

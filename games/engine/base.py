@@ -34,18 +34,22 @@ Apply = Callable[[Any, int, int], Record]
 
 
 class Illegal(Exception):
-    """Raised inside a rule function with the reason; `Game.push` turns it into
-    `IllegalMoveError` with the token and its index."""
+    """Raised inside a rule function with the reason, its code (`errors.REFUSALS`) and facts;
+    `Game.push` turns it into `IllegalMoveError` with the token and its index."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, code: str, **facts: Any):
         self.reason = reason
+        self.code = code
+        self.facts = facts
 
 
-def never(reason: str) -> Apply:
-    """A rule function for a well-formed move that no position allows."""
+def never(refusal: Illegal) -> Apply:
+    """A rule function for a well-formed move that no position allows: it raises `refusal`
+    (a fresh copy each time)."""
+    reason, code, facts = refusal.reason, refusal.code, refusal.facts
 
     def apply(game: Any, a: int, b: int) -> Record:
-        raise Illegal(reason)
+        raise Illegal(reason, code, **facts)
 
     return apply
 
@@ -196,7 +200,9 @@ class Game:
         try:
             record = op[0](self, op[1], op[2])
         except Illegal as exc:
-            raise IllegalMoveError(exc.reason, token=text, index=len(self.history)) from None
+            raise IllegalMoveError(
+                exc.reason, code=exc.code, facts=exc.facts, token=text, index=len(self.history)
+            ) from None
         self._records.append(record)
         self.history.append(text)
         card = record[1]
@@ -208,7 +214,10 @@ class Game:
     def _undo(self) -> tuple[int, ...]:
         if not self._records:
             raise IllegalMoveError(
-                "there is no move to undo", token=UNDO_TEXT, index=len(self.history)
+                "there is no move to undo",
+                code="nothing_to_undo",
+                token=UNDO_TEXT,
+                index=len(self.history),
             )
         record = self._records.pop()
         record[0](self, record)
@@ -384,19 +393,19 @@ class Game:
 
 
 def build_tables(
-    game: type[Game], rule_for: Callable[[str, str], tuple[Apply, int, int] | str]
+    game: type[Game], rule_for: Callable[[str, str], tuple[Apply, int, int] | Illegal]
 ) -> None:
     """Fill a game class's move tables: `rule_for(source, destination)` gives, for every pair of
     pile names, either the rule function and pile indices of that move or, for a move that no
-    position ever allows, the reason. So a token is malformed exactly when it names no pile pair
-    of the game, and well formed but illegal when its rule says no."""
+    position ever allows, its refusal. So a token is malformed exactly when it names no pile
+    pair of the game, and well formed but illegal when its rule says no."""
     decode: dict[str, tuple[Apply, int, int]] = {}
     never_legal = set()
     for source in game.SOURCES:
         for destination in game.DESTINATIONS:
             token = f"{source}>{destination}"
             rule = rule_for(source, destination)
-            if isinstance(rule, str):
+            if isinstance(rule, Illegal):
                 decode[token] = (never(rule), 0, 0)
                 never_legal.add(token)
             else:

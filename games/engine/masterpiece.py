@@ -19,7 +19,7 @@ from .base import (
     check_52_cards,
     position_segments,
 )
-from .cards import KING, RANK, SUIT, SUITS, TEXT, Card, rank_word
+from .cards import KING, RANK, RANKS, SUIT, SUITS, TEXT, Card, rank_word
 from .errors import MalformedError
 from .moves import Move
 
@@ -100,7 +100,7 @@ class Masterpiece(Game):
     def _free(self, r: int) -> int:
         row = self.rows[r]
         if not row:
-            raise Illegal(f"{ROW_NAMES[r]} is empty")
+            raise Illegal(f"{ROW_NAMES[r]} is empty", "pile_empty", place=ROW_NAMES[r])
         return row[-1]
 
     def _onto_main(self, card: int, j: int) -> None:
@@ -114,15 +114,23 @@ class Masterpiece(Game):
                 words = " or ".join(rank_word(r) for r in ranks)
                 raise Illegal(
                     f"{TEXT[card]} cannot go on {TEXT[top]}: it takes the {words} "
-                    f"of its own suit (rule 5)"
+                    f"of its own suit (rule 5)",
+                    "row_takes",
+                    card=TEXT[card],
+                    onto=TEXT[top],
+                    ranks=[RANKS[r - 1] for r in ranks],
                 )
 
     def _cellar_may_leave(self) -> int:
         # Rule 8: only while at least one auxiliary row is empty.
         if self.cellar < 0:
-            raise Illegal("the cellar is empty")
+            raise Illegal("the cellar is empty", "pile_empty", place="C")
         if self.rows[8] and self.rows[9]:
-            raise Illegal("the cellar card may leave only once an auxiliary row is empty (rule 8)")
+            raise Illegal(
+                "the cellar card may leave only once an auxiliary row is empty (rule 8)",
+                "cellar_locked",
+                card=TEXT[self.cellar],
+            )
         return self.cellar
 
     def _to_foundation(self, card: int) -> int:
@@ -136,7 +144,9 @@ class Masterpiece(Game):
                 return -1
             raise Illegal(
                 f"{TEXT[card]} cannot start a foundation: the first card must be a 2 "
-                "(building up) or a King (building down) (rule 9)"
+                "(building up) or a King (building down) (rule 9)",
+                "foundation_start",
+                card=TEXT[card],
             )
         need = _next_rank(count, self.direction)
         if rank != need:
@@ -144,7 +154,12 @@ class Masterpiece(Game):
             wants = f"the {rank_word(need)}" if need else "nothing more"
             raise Illegal(
                 f"{TEXT[card]} cannot go to its foundation: building {way}, it takes {wants} "
-                "(rule 9)"
+                "(rule 9)",
+                "foundation_next",
+                card=TEXT[card],
+                suit=SUITS[SUIT[card]],
+                rank=RANKS[need - 1] if need else None,
+                direction=way,
             )
         return self.direction
 
@@ -170,7 +185,11 @@ class Masterpiece(Game):
     def _row_to_cellar(self, r: int, b: int) -> Record:
         # Rule 7: any free card into an empty cellar.
         if self.cellar >= 0:
-            raise Illegal(f"the cellar already holds {TEXT[self.cellar]} (rule 7)")
+            raise Illegal(
+                f"the cellar already holds {TEXT[self.cellar]} (rule 7)",
+                "cellar_full",
+                card=TEXT[self.cellar],
+            )
         self.cellar = self._free(r)
         self.rows[r].pop()
         return (Masterpiece._revert_row_to_cellar, -1, r)
@@ -342,22 +361,26 @@ class Masterpiece(Game):
         return "\n".join(lines)
 
 
-def _rule(source: str, dest: str) -> tuple[Apply, int, int] | str:
+def _rule(source: str, dest: str) -> tuple[Apply, int, int] | Illegal:
     """The rule function of the move `source>dest`, or why no position allows it."""
     r = ROW_NAMES.index(source) if source != "C" else -1
     if dest in ("A1", "A2"):
-        return "nothing is ever placed on an auxiliary row (rules 5 and 6)"
+        return Illegal(
+            "nothing is ever placed on an auxiliary row (rules 5 and 6)", "never_placed", place=dest
+        )
     if source == dest:
-        return f"{source} cannot move onto itself"
+        return Illegal(f"{source} cannot move onto itself", "same_pile", place=source)
     if dest == "C":
         return (Masterpiece._row_to_cellar, r, 0)
     if dest == "F":
         if source == "C":
             return (Masterpiece._cellar_to_foundation, 0, 0)
         if r in AUX:
-            return (
+            return Illegal(
                 "an auxiliary row's card reaches a foundation only through a main row or the "
-                "cellar (rule 10)"
+                "cellar (rule 10)",
+                "aux_to_foundation",
+                place=source,
             )
         return (Masterpiece._main_to_foundation, r, 0)
     j = ROW_NAMES.index(dest)

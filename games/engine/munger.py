@@ -18,7 +18,7 @@ from .base import (
     check_52_cards,
     position_segments,
 )
-from .cards import KING, RANK, RED, SUIT, SUITS, TEXT, Card, rank_word, suit_word
+from .cards import KING, RANK, RANKS, RED, SUIT, SUITS, TEXT, Card, rank_word, suit_word
 from .errors import MalformedError
 from .moves import Move
 
@@ -32,11 +32,10 @@ def _foundation_card(suit: int, count: int) -> int:
     return suit * 13 + count - 1
 
 
-def _takes(top: int) -> str:
-    """What a column whose top card is `top` takes (rule 8), in words."""
-    if RANK[top] == 1:
-        return "nothing goes on an Ace"
-    return f"it takes a {'black' if RED[top] else 'red'} {rank_word(RANK[top] - 1)}"
+def _needs(top: int) -> dict[str, str]:
+    """The colour and rank letter a column whose top card is `top` (not an Ace) takes
+    (rule 8), as a refusal's facts."""
+    return {"colour": "black" if RED[top] else "red", "rank": RANKS[RANK[top] - 2]}
 
 
 class Munger(Game):
@@ -90,7 +89,7 @@ class Munger(Game):
     def _draw(self, a: int, b: int) -> Record:
         # Rule 5: one card from the stock onto the waste; one pass, no redeal.
         if not self.stock:
-            raise Illegal("the stock is empty, and there is no redeal (rule 5)")
+            raise Illegal("the stock is empty, and there is no redeal (rule 5)", "stock_empty")
         card = self.stock.pop()
         self.waste.append(card)
         return (Munger._revert_draw, card)
@@ -104,30 +103,58 @@ class Munger(Game):
         count = self.foundation[SUIT[card]]
         if count != RANK[card] - 1:
             pile = f"the {suit_word(SUIT[card])} foundation"
+            facts = {"card": TEXT[card], "suit": SUITS[SUIT[card]]}
             if count == 0:
-                state = f"{pile} is empty and takes the Ace first"
-            else:
-                state = (
-                    f"{pile} holds up to the {rank_word(count)} "
-                    f"and takes the {rank_word(count + 1)} next"
+                raise Illegal(
+                    f"{TEXT[card]} cannot go to its foundation: {pile} is empty and takes the "
+                    "Ace first (rule 7)",
+                    "foundation_empty",
+                    **facts,
                 )
-            raise Illegal(f"{TEXT[card]} cannot go to its foundation: {state} (rule 7)")
+            raise Illegal(
+                f"{TEXT[card]} cannot go to its foundation: {pile} holds up to the "
+                f"{rank_word(count)} and takes the {rank_word(count + 1)} next (rule 7)",
+                "foundation_next",
+                **facts,
+                rank=RANKS[count],
+            )
 
     def _on_column(self, card: int, j: int) -> None:
         # Rules 8 and 10: one rank lower and the other colour, or a King on an empty column.
         column = self.tableau[j]
         if not column:
             if RANK[card] != KING:
-                raise Illegal(f"T{j + 1} is empty and takes only a King (rule 10)")
+                raise Illegal(
+                    f"T{j + 1} is empty and takes only a King (rule 10)",
+                    "empty_takes_king",
+                    card=TEXT[card],
+                    place=f"T{j + 1}",
+                )
             return
         top = column[-1]
         if RANK[top] != RANK[card] + 1 or RED[top] == RED[card]:
-            raise Illegal(f"{TEXT[card]} cannot go on {TEXT[top]}: {_takes(top)} (rule 8)")
+            if RANK[top] == 1:
+                raise Illegal(
+                    f"{TEXT[card]} cannot go on {TEXT[top]}: nothing goes on an Ace (rule 8)",
+                    "nothing_on_ace",
+                    onto=TEXT[top],
+                )
+            needs = _needs(top)
+            raise Illegal(
+                f"{TEXT[card]} cannot go on {TEXT[top]}: it takes a {needs['colour']} "
+                f"{rank_word(RANK[top] - 1)} (rule 8)",
+                "column_takes",
+                card=TEXT[card],
+                onto=TEXT[top],
+                **needs,
+            )
 
     def _single_to_foundation(self, a: int, b: int) -> Record:
         pile = self.waste if a == 0 else self.reserve
         if not pile:
-            raise Illegal(f"the {PILE_WORDS[SINGLE_PILES[a]]} is empty")
+            raise Illegal(
+                f"the {PILE_WORDS[SINGLE_PILES[a]]} is empty", "pile_empty", place=SINGLE_PILES[a]
+            )
         card = pile[-1]
         self._to_foundation(card)
         pile.pop()
@@ -142,7 +169,9 @@ class Munger(Game):
     def _single_to_column(self, a: int, j: int) -> Record:
         pile = self.waste if a == 0 else self.reserve
         if not pile:
-            raise Illegal(f"the {PILE_WORDS[SINGLE_PILES[a]]} is empty")
+            raise Illegal(
+                f"the {PILE_WORDS[SINGLE_PILES[a]]} is empty", "pile_empty", place=SINGLE_PILES[a]
+            )
         card = pile[-1]
         self._on_column(card, j)
         self.tableau[j].append(pile.pop())
@@ -155,7 +184,9 @@ class Munger(Game):
         # Rule 6: a foundation's top card may come back to the tableau.
         count = self.foundation[s]
         if not count:
-            raise Illegal(f"the {suit_word(s)} foundation is empty")
+            raise Illegal(
+                f"the {suit_word(s)} foundation is empty", "pile_empty", place=f"F{SUITS[s]}"
+            )
         card = _foundation_card(s, count)
         self._on_column(card, j)
         self.foundation[s] = count - 1
@@ -181,7 +212,7 @@ class Munger(Game):
     def _column_to_foundation(self, i: int, b: int) -> Record:
         column = self.tableau[i]
         if not column:
-            raise Illegal(f"T{i + 1} is empty")
+            raise Illegal(f"T{i + 1} is empty", "pile_empty", place=f"T{i + 1}")
         card = column[-1]
         self._to_foundation(card)
         column.pop()
@@ -198,7 +229,7 @@ class Munger(Game):
         # Rules 8-10: the one run of face-up cards whose lowest card fits the destination.
         source = self.tableau[i]
         if not source:
-            raise Illegal(f"T{i + 1} is empty")
+            raise Illegal(f"T{i + 1} is empty", "pile_empty", place=f"T{i + 1}")
         target = self.tableau[j]
         top = source[-1]
         if target:
@@ -209,9 +240,9 @@ class Munger(Game):
         n = len(source)
         start = n - 1 - offset
         if offset < 0 or start < 0 or not self._is_run(i, start):
-            raise Illegal(self._no_run_reason(i, j))
+            raise self._no_run(i, j)
         if target and RED[source[start]] == RED[target[-1]]:
-            raise Illegal(self._no_run_reason(i, j))
+            raise self._no_run(i, j)
         target.extend(source[start:])
         del source[start:]
         return (Munger._revert_column_to_column, self._flip(i), i, j, n - start)
@@ -235,20 +266,30 @@ class Munger(Game):
                 return False
         return True
 
-    def _no_run_reason(self, i: int, j: int) -> str:
+    def _no_run(self, i: int, j: int) -> Illegal:
         target = self.tableau[j]
         if not target:
-            return (
+            return Illegal(
                 f"no run of T{i + 1} starts with a King, "
-                f"and empty T{j + 1} takes only a King (rule 10)"
+                f"and empty T{j + 1} takes only a King (rule 10)",
+                "no_king_run",
+                place=f"T{i + 1}",
+                to=f"T{j + 1}",
             )
         dest = target[-1]
         if RANK[dest] == 1:
-            return f"nothing goes on {TEXT[dest]}, an Ace (rule 8)"
-        return (
+            return Illegal(
+                f"nothing goes on {TEXT[dest]}, an Ace (rule 8)", "nothing_on_ace", onto=TEXT[dest]
+            )
+        needs = _needs(dest)
+        return Illegal(
             f"no face-up run of T{i + 1} starts with the "
-            f"{'black' if RED[dest] else 'red'} {rank_word(RANK[dest] - 1)} "
-            f"that {TEXT[dest]} needs (rules 8 and 9)"
+            f"{needs['colour']} {rank_word(RANK[dest] - 1)} "
+            f"that {TEXT[dest]} needs (rules 8 and 9)",
+            "no_run",
+            place=f"T{i + 1}",
+            onto=TEXT[dest],
+            **needs,
         )
 
     # -- what a legal move carries, finishing lines --------------------------------------
@@ -405,17 +446,26 @@ class Munger(Game):
         return "\n".join(lines)
 
 
-def _rule(source: str, dest: str) -> tuple[Apply, int, int] | str:
+def _rule(source: str, dest: str) -> tuple[Apply, int, int] | Illegal:
     """The rule function of the move `source>dest`, or why no position allows it."""
     if dest in ("R", "S") or (dest == "W" and source != "S"):
-        return f"nothing is ever placed on the {PILE_WORDS[dest]} (rule 11)"
+        return Illegal(
+            f"nothing is ever placed on the {PILE_WORDS[dest]} (rule 11)",
+            "never_placed",
+            place=dest,
+        )
     if source == "S":
         if dest == "W":
             return (Munger._draw, 0, 0)
-        return "the stock deals only to the waste, with S>W (rule 5)"
+        return Illegal(
+            "the stock deals only to the waste, with S>W (rule 5)", "stock_to_waste_only"
+        )
     if source.startswith("F"):
         if dest == "F":
-            return "a foundation card goes back only to the tableau (rule 6)"
+            return Illegal(
+                "a foundation card goes back only to the tableau (rule 6)",
+                "foundation_to_tableau_only",
+            )
         return (Munger._foundation_to_column, SUITS.index(source[1]), int(dest[1]) - 1)
     if source in SINGLE_PILES:
         a = SINGLE_PILES.index(source)
@@ -426,7 +476,7 @@ def _rule(source: str, dest: str) -> tuple[Apply, int, int] | str:
     if dest == "F":
         return (Munger._column_to_foundation, i, 0)
     if dest == source:
-        return "a column cannot move onto itself"
+        return Illegal("a column cannot move onto itself", "same_pile", place=source)
     return (Munger._column_to_column, i, int(dest[1]) - 1)
 
 

@@ -14,9 +14,10 @@ from games.addresses import address_or_none, network_of
 from games.engine import MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
+from games.engine.moves import UNDO_TEXT
 from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
 from games.fairplay import net_line
-from games.models import Attempt, DailyChallenge, Player, Standing, seed_text
+from games.models import Attempt, DailyChallenge, Player, Standing, counted_ms, seed_text
 from games.selectors import game_check
 from games.services.deals import deal_lower_par
 from games.state import AttemptState, attempt_state, position
@@ -210,6 +211,8 @@ def _record(attempt: Attempt, token: str, now: dt.datetime) -> None:
     attempt.moves = [*attempt.moves, token]
     millis = int((now - attempt.started_at).total_seconds() * 1000)
     attempt.move_times = [*attempt.move_times, max(0, millis)]
+    attempt.counted_ms = counted_ms(attempt.move_times)
+    attempt.undo_count = attempt.moves.count(UNDO_TEXT)
     attempt.next_seq += 1
     attempt.move_count = attempt.next_seq
     attempt.first_move_at = attempt.first_move_at or now
@@ -250,6 +253,8 @@ def attempt_play(
         except IllegalMoveError as exc:
             raise IllegalMove(
                 f"{move} is not allowed here: {exc.reason}",
+                reason=exc.code,
+                facts=exc.facts,
                 legal=[m.text for m in game.legal_moves()],
             ) from None
         now = clock.now()
@@ -417,6 +422,8 @@ def attempt_continue_as_practice(*, attempt_id: int, player: Player) -> tuple[At
             ranked=False,
             moves=list(ranked.moves),
             move_times=list(ranked.move_times),
+            counted_ms=ranked.counted_ms,
+            undo_count=ranked.undo_count,
             next_seq=ranked.next_seq,
             move_count=ranked.move_count,
             foundation_cards=result.foundation_cards,

@@ -31,7 +31,7 @@ def result(
 ) -> Attempt:
     """A ranked attempt started for real, then given exact numbers: `moves` moves over
     `seconds` seconds from its first move to its last, which is `finished_at` (default: half
-    an hour ago) and, unless still playing, its finish."""
+    an hour ago) and, unless still playing, its finish; `seconds` is also its counted time."""
     player = player or factories.player(name or f"p{next(_names)}")
     attempt, _ = services.attempt_start(player=player, daily=daily)
     last = finished_at or clock.now() - dt.timedelta(minutes=30)
@@ -45,6 +45,8 @@ def result(
         foundation_cards=52 if won and cards is None else (cards if cards is not None else 10),
         first_move_at=first if moves else None,
         last_move_at=last if moves else None,
+        counted_ms=round(seconds * 1000) if moves else None,
+        undo_count=0 if moves else None,
         finished_at=finished,
         verified=verified and status != Attempt.Status.PLAYING,
         ranked=ranked,

@@ -68,6 +68,7 @@ def test_the_top_of_the_board(crowd, today_daily) -> None:
         "attempt_id",
         "status",
         "moves",
+        "undos",
         "seconds",
         "foundation_cards",
         "finished_at",

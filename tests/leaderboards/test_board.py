@@ -29,6 +29,23 @@ def summary(rows: list[dict]) -> list[tuple]:
     return [(row["rank"], row["player"]) for row in rows]
 
 
+def test_a_newcomer_is_on_the_board_from_the_first_move_not_before(
+    backend, today_daily, django_capture_on_commit_callbacks
+) -> None:
+    alice = factories.player("alice")
+    with django_capture_on_commit_callbacks(execute=True):
+        attempt, _ = services.attempt_start(player=alice, daily=today_daily)
+    assert selectors.board_page(daily=today_daily) == []
+    assert selectors.board_total(daily=today_daily) == 0
+    assert selectors.player_row(daily=today_daily, player=alice) is None
+    with django_capture_on_commit_callbacks(execute=True):
+        services.attempt_play(
+            attempt_id=attempt.pk, player=alice, seq=0, move=today_daily.deal.certificate[0]
+        )
+    assert summary(selectors.board_page(daily=today_daily)) == [(1, "alice")]
+    assert selectors.board_total(daily=today_daily) == 1
+
+
 def test_only_ranked_standing_attempts_count(backend, today_daily) -> None:
     result(today_daily, "winner")
     result(today_daily, "playing", status=Attempt.Status.PLAYING, moves=5, cards=8)
@@ -58,11 +75,12 @@ def test_a_real_win_tops_the_board(
         "attempt_id": attempt.pk,
         "status": "won",
         "moves": len(today_daily.deal.certificate),
+        "undos": 0,
         "seconds": int(attempt.play_seconds()),
         "foundation_cards": 52,
         "finished_at": attempt.finished_at.isoformat().replace("+00:00", "Z"),
     }
-    assert rows[0]["seconds"] > 60  # measured by the server, first move to finish
+    assert rows[0]["seconds"] > 60  # measured by the server, deal shown to finish
     assert summary(rows) == [(1, "alice"), (2, "playing")]
 
 
@@ -110,14 +128,15 @@ def test_ties_1_2_2_4_in_pages_your_row_and_around(backend, today_daily) -> None
     assert selectors.player_row(daily=today_daily, player=None) is None
 
 
-def test_unstarted_and_playing_rows_rank_below_wins(backend, today_daily) -> None:
+def test_playing_rows_rank_below_wins_and_an_opened_deal_has_none(backend, today_daily) -> None:
     alice = factories.player("alice")
     services.attempt_start(player=alice, daily=today_daily)  # opened, no move yet
+    result(today_daily, "p", status=Attempt.Status.PLAYING, moves=1, cards=50)
     result(today_daily, "w", moves=300)
     rows = selectors.board_page(daily=today_daily)
     assert [(r["player"], r["status"], r["moves"]) for r in rows] == [
         ("w", "won", 300),
-        ("alice", "playing", 0),
+        ("p", "playing", 1),
     ]
 
 
@@ -172,7 +191,8 @@ def test_on_board_reads_the_same_in_python_as_in_the_database(today_daily):
     `AttemptQuerySet.on_board` are one rule: they agree on every combination of what it reads."""
     attempt, _ = services.attempt_start(player=factories.player("alice"), daily=today_daily)
     combinations = [
-        dict(ranked=r, disqualified=d, review=rv, status=st, verified=v)
+        dict(ranked=r, disqualified=d, review=rv, status=st, verified=v, move_count=n, next_seq=n)
+        for n in (0, 1)
         for r in (True, False)
         for d in (False, True)
         for rv in Attempt.Review.values
@@ -190,7 +210,7 @@ def test_on_board_reads_the_same_in_python_as_in_the_database(today_daily):
 
 
 @pytest.mark.parametrize(
-    "q", [Q(move_count__gt=0), Q(ranked=True) ^ Q(verified=True)], ids=["lookup", "xor"]
+    "q", [Q(move_count__gte=0), Q(ranked=True) ^ Q(verified=True)], ids=["lookup", "xor"]
 )
 def test_a_rule_python_cannot_read_is_refused_not_guessed(q):
     with pytest.raises(ValueError):

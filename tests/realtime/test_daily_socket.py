@@ -176,6 +176,8 @@ async def test_a_move_reaches_the_days_watchers_and_no_one_else(flusher):
     ]
     assert event["board"]["total"] == 1 and event["board"]["top"][0]["player"] == "alice"
     assert event["playing_now"] == 1
+    # The day's counters beside the board go with it: they never contradict it.
+    assert event["counts"] == {"players": 1, "winners": 0}
     assert not any(code in str(event) for code in daily.deal.deal_string.split())
     assert await nothing_more(elsewhere)
     await close_all(mine, second, elsewhere)

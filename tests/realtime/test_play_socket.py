@@ -56,7 +56,7 @@ async def alice_playing():
 
 
 def same_state(a: dict, b: dict) -> bool:
-    ignore = {"elapsed_seconds", "revealed", "replayed"}
+    ignore = {"elapsed_seconds", "clock_left_seconds", "revealed", "replayed"}
     return {k: v for k, v in a.items() if k not in ignore} == {
         k: v for k, v in b.items() if k not in ignore
     }

@@ -26,6 +26,16 @@ function storageSet(key, value) {
   }
 }
 
+// "no undo", "1 undo", "3 undos" in the page's language.
+export function undoWords(undos) {
+  return undos ? t("n_undos", { n: undos }) : t("no_undo");
+}
+
+// "111 moves, 1 undo": how a result's moves are said, the undos always with them.
+export function movesWithUndos(state) {
+  return `${t("n_moves", { n: state.moves_played })}, ${undoWords(state.undos || 0)}`;
+}
+
 export class Chrome {
   // page: {game, date, title, today}; actions: {undo, finish, resign}.
   constructor(root, page, actions) {
@@ -60,6 +70,7 @@ export class Chrome {
     const controls = el("div", { className: "play-controls" }, this.undoBtn, this.finishBtn, this.resignBtn, toggle);
 
     this.statusEl = el("p", { className: "play-status", role: "status", "aria-live": "polite", "aria-atomic": "true", testid: "status" });
+    this.policyEl = el("p", { className: "play-policy", testid: "clock-policy", text: t("clock_policy"), hidden: true });
     const blockedUndo = el("button", { type: "button", className: "btn", text: t("undo") });
     const blockedResign = el("button", { type: "button", className: "btn", text: t("resign") });
     this.blockedEl = el(
@@ -94,7 +105,7 @@ export class Chrome {
     );
     this.connectionEl = el("p", { className: "connection", testid: "connection", hidden: true });
 
-    this.root.replaceChildren(stats, controls, this.statusEl, this.blockedEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog);
+    this.root.replaceChildren(stats, controls, this.statusEl, this.policyEl, this.blockedEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog);
 
     this.undoBtn.addEventListener("click", () => actions.undo());
     blockedUndo.addEventListener("click", () => actions.undo());
@@ -151,6 +162,8 @@ export class Chrome {
     this.resignBtn.disabled = !playing;
     this.finishBtn.hidden = !(playing && state.finishable);
     this.blockedEl.hidden = !(playing && state.blocked);
+    // The clock's rule is said before the first move.
+    this.policyEl.hidden = !(playing && state.seq === 0);
     this.root.dataset.status = state.status;
     const par = state.par !== null && state.par !== undefined;
     this.parBox.hidden = playing || !par;
@@ -172,7 +185,8 @@ export class Chrome {
 
   shareText(state, seconds) {
     const key = state.status === "won" ? "share_won" : "share_resigned";
-    const line = t(key, { game: this.page.title, date: state.date || this.page.date, n: state.moves_played, time: clock(seconds) });
+    const moves = movesWithUndos(state);
+    const line = t(key, { game: this.page.title, date: state.date || this.page.date, moves, time: clock(seconds) });
     return `${line}\n${window.location.origin}${window.location.pathname}`;
   }
 
@@ -188,6 +202,7 @@ export class Chrome {
     const facts = el("dl", { className: "end-facts" });
     const fact = (term, value, testid) => facts.append(el("dt", { text: term }), el("dd", { text: value, testid }));
     fact(t("moves"), String(s.moves_played), "end-moves");
+    fact(t("undos"), undoWords(s.undos || 0), "end-undos");
     fact(t("time"), clock(seconds), "end-time");
     fact(t("par"), s.par === null || s.par === undefined ? t("par_unknown") : String(s.par), "end-par");
     fact(t("foundation_cards"), `${s.foundation_cards}/52`, "end-foundations");
@@ -197,9 +212,20 @@ export class Chrome {
     const text = this.shareText(s, seconds);
     const share = el("textarea", { className: "share-text", readonly: true, rows: "2", testid: "share-text", "aria-label": t("share_label") });
     share.value = text;
-    const copy = el("button", { type: "button", className: "btn btn-primary", testid: "share", text: t("share") });
+    // The browser's share sheet where it has one (phones), else the clipboard.
+    const sheet = typeof navigator.share === "function";
+    const copy = el("button", { type: "button", className: "btn btn-primary", testid: "share", text: t(sheet ? "share_native" : "share") });
     const copied = el("span", { className: "copied", role: "status", testid: "copied" });
     copy.addEventListener("click", async () => {
+      if (sheet) {
+        try {
+          await navigator.share({ text });
+          copied.textContent = t("shared");
+          return;
+        } catch (error) {
+          if (error && error.name === "AbortError") return; // the player closed the sheet
+        }
+      }
       try {
         await navigator.clipboard.writeText(text);
         copied.textContent = t("copied");

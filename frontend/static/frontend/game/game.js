@@ -21,6 +21,7 @@ export class Game {
     this.busy = false;
     this.socket = null;
     this.timerBase = 0; // seconds played when the last state arrived, by the server's clock
+    this.timerLeft = 0; // how much longer the server's clock runs without a move
     this.timerAt = 0; // when it arrived (local ms)
   }
 
@@ -67,18 +68,18 @@ export class Game {
     this.view.update(this.state);
   }
 
-  // The timer shows the server's `elapsed_seconds` (counted from the first move) and runs on
-  // locally between two states.
+  // The timer shows the server's `elapsed_seconds` and runs on locally between two states,
+  // for as long as the server's clock does (`clock_left_seconds`: a pause counts only so long).
   syncClock(state) {
-    this.timerBase = state.first_move_at ? Math.max(0, state.elapsed_seconds) : 0;
+    this.timerBase = Math.max(0, state.elapsed_seconds || 0);
+    this.timerLeft = state.status === "playing" ? Math.max(0, state.clock_left_seconds || 0) : 0;
     this.timerAt = Date.now();
   }
 
   elapsed() {
     const s = this.state;
-    if (!s || !s.first_move_at) return 0;
-    if (s.status !== "playing") return this.timerBase;
-    return this.timerBase + (Date.now() - this.timerAt) / 1000;
+    if (!s) return 0;
+    return this.timerBase + Math.min(this.timerLeft, (Date.now() - this.timerAt) / 1000);
   }
 
   async refresh() {

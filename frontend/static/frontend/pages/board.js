@@ -2,7 +2,7 @@
 import { el, jsonBlock } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { clock, t } from "../common/text.js";
-import { gapBefore, mergeRows, rankCounts } from "./rows.js";
+import { feedLine, gapBefore, mergeRows, rankCounts } from "./rows.js";
 
 const config = jsonBlock("board-config");
 const body = document.getElementById("ranks-body");
@@ -13,9 +13,18 @@ const liveState = document.getElementById("live-state");
 const liveWord = document.getElementById("live-word");
 const feed = document.getElementById("race-feed");
 const feedEmpty = document.getElementById("feed-empty");
+const playersCount = document.getElementById("players-count");
+const winnersCount = document.getElementById("winners-count");
 const FEED_LENGTH = 12;
 
 const MARKS = { won: "✓", resigned: "✗", playing: "…" };
+
+// The moves, and the undos among them when there were any ("84 · 2 undos").
+function movesCell(row) {
+  const cell = el("td", { className: "num", text: row.moves ?? "–" });
+  if (row.undos) cell.append(" ", el("span", { className: "undos", testid: "row-undos", text: `· ${t("undos_note", { n: row.undos })}` }));
+  return cell;
+}
 
 function renderRows(rows) {
   const counts = rankCounts(rows);
@@ -46,7 +55,7 @@ function renderRows(rows) {
       rank,
       player,
       result,
-      el("td", { className: "num", text: row.moves ?? "–" }),
+      movesCell(row),
       el("td", { className: "num", text: clock(row.seconds) }),
       el("td", { className: "num", text: row.foundation_cards ?? "–" }),
     );
@@ -56,7 +65,14 @@ function renderRows(rows) {
 }
 
 function renderTotal(total) {
-  if (typeof total === "number") totalText.textContent = t("total", { total });
+  if (typeof total === "number") totalText.textContent = t("total", { n: total });
+}
+
+// The day's counters beside the board, as the live events count them.
+function renderCounts(counts) {
+  if (!counts) return;
+  if (playersCount && typeof counts.players === "number") playersCount.textContent = String(counts.players);
+  if (winnersCount && typeof counts.winners === "number") winnersCount.textContent = String(counts.winners);
 }
 
 const state = { top: [], around: [], me: null };
@@ -102,16 +118,25 @@ function refreshAroundSoon() {
   aroundTimer = window.setTimeout(() => loadAround().then(render), 2000);
 }
 
-function feedLine(item) {
-  const values = { player: item.player, moves: item.moves ?? 0, cards: item.foundation_cards ?? 0 };
-  return t(item.status === "won" ? "feed_won" : "feed_progress", values);
-}
+// The feed's lines: newest first, and never the same line twice in a row for one player (a
+// snapshot may already hold a move that the next update carries again).
+const feedSeen = new Map();
 
-function addFeed(items) {
-  if (!feed || !Array.isArray(items) || !items.length) return;
-  for (const item of items) feed.prepend(el("li", { className: `feed-${item.status || "playing"}`, text: feedLine(item) }));
+function addFeed(items, { replace = false } = {}) {
+  if (!feed || !Array.isArray(items)) return;
+  if (replace) {
+    feed.replaceChildren();
+    feedSeen.clear();
+  }
+  // Items come newest first: prepended oldest first, the newest ends on top.
+  for (const item of [...items].reverse()) {
+    const key = `${item.moves}:${item.foundation_cards}:${item.status}`;
+    if (feedSeen.get(item.player) === key) continue;
+    feedSeen.set(item.player, key);
+    feed.prepend(el("li", { className: `feed-${item.status || "playing"}`, testid: "feed-line", text: feedLine(item, t) }));
+  }
   while (feed.children.length > FEED_LENGTH) feed.lastElementChild.remove();
-  if (feedEmpty) feedEmpty.hidden = true;
+  if (feedEmpty) feedEmpty.hidden = feed.children.length > 0;
 }
 
 // Whether the board is live: the socket is open, or the board shown is the last one loaded.
@@ -165,7 +190,8 @@ function connect() {
         refreshAroundSoon();
       }
       if (playingNow && typeof data.playing_now === "number") playingNow.textContent = String(data.playing_now);
-      addFeed(data.feed);
+      renderCounts(data.counts);
+      addFeed(data.feed, { replace: data.type === "snapshot" });
     });
     socket.addEventListener("close", (event) => {
       showLive(false);

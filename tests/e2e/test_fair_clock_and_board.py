@@ -1,0 +1,117 @@
+"""Browser tests of what the server decides and the pages say: the clock's rule before the
+first move and on the rules page, the undo count on the result and in the share text (through
+the browser's share sheet when it has one), and a leaderboard that agrees with itself (live
+counters, one feed line per move, plurals, no row before a first move)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+from playwright.sync_api import expect  # noqa: E402
+
+from tests.e2e.test_pages import board_with_a_fake_socket  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def dailies(make_dailies) -> dict[str, Any]:
+    return make_dailies()
+
+
+def open_play(page: Any, base_url: str, game: str) -> Any:
+    page.goto(f"{base_url}/play/{game}/")
+    expect(page.locator("#board")).to_have_attribute("data-seq", re.compile(r"\d+"))
+    return page
+
+
+def board_total(page: Any, base_url: str, date: str) -> int:
+    response = page.request.get(f"{base_url}/api/leaderboards/munger/{date}/")
+    assert response.ok
+    return response.json()["total"]
+
+
+def test_the_clock_rule_is_said_first_and_undos_are_in_the_result_and_share(
+    e2e_page, live_server_url, dailies
+):
+    page = e2e_page
+    page.add_init_script(
+        "window.__shared = [];"
+        "navigator.share = async (data) => { window.__shared.push(data.text); };"
+    )
+    date = dailies["munger"]["date"]
+    before = board_total(page, live_server_url, date)
+    open_play(page, live_server_url, "munger")
+    policy = page.get_by_test_id("clock-policy")
+    expect(policy).to_be_visible()
+    expect(policy).to_contain_text("at most 60 seconds")
+    # Opening the deal puts nobody on the board: a row comes with the first move.
+    assert board_total(page, live_server_url, date) == before
+
+    page.locator('[data-pile="S"]').click()  # a draw: the first move
+    expect(page.locator("#board")).to_have_attribute("data-seq", "1")
+    expect(policy).to_be_hidden()
+    assert board_total(page, live_server_url, date) == before + 1
+    page.get_by_test_id("undo").click()
+    expect(page.locator("#board")).to_have_attribute("data-seq", "2")
+
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-confirm").click()
+    expect(page.get_by_test_id("end-undos")).to_have_text("1 undo")
+    share = page.get_by_test_id("share-text").input_value()
+    assert "resigned after 2 moves, 1 undo" in share, share
+    button = page.get_by_test_id("share")
+    expect(button).to_have_text("Share result")
+    button.click()
+    expect(page.get_by_test_id("copied")).to_have_text("Shared")
+    assert page.evaluate("window.__shared") == [share]
+
+    page.goto(f"{live_server_url}/rules/munger/")
+    expect(page.get_by_test_id("clock-policy")).to_contain_text("at most 60 seconds")
+
+
+def test_the_board_counters_and_feed_follow_the_live_events(e2e_page, live_server_url, dailies):
+    page = e2e_page
+    socket = board_with_a_fake_socket(page, live_server_url, dailies["munger"]["date"])
+    di = {"player": "Di", "moves": 1, "foundation_cards": 1, "status": "playing"}
+    eve = {"player": "Eve", "moves": 84, "foundation_cards": 52, "status": "won"}
+    board = {"top": [], "total": 2}
+    socket.send(
+        json.dumps(
+            {
+                "type": "snapshot",
+                "version": 1,
+                "board": board,
+                "playing_now": 2,
+                "counts": {"players": 2, "winners": 0},
+                "feed": [di],
+            }
+        )
+    )
+    expect(page.get_by_test_id("players-count")).to_have_text("2")
+    expect(page.get_by_test_id("winners-count")).to_have_text("0")
+    lines = page.get_by_test_id("feed-line")
+    expect(lines).to_have_text(["Di: 1 card on the foundations after 1 move"])
+    # The next update carries Di's move again (it was made as the snapshot was built) and
+    # Eve's win: Di's line is not repeated, and the counters follow.
+    socket.send(
+        json.dumps(
+            {
+                "type": "update",
+                "version": 2,
+                "board": board,
+                "playing_now": 1,
+                "counts": {"players": 2, "winners": 1},
+                "feed": [eve, di],
+            }
+        )
+    )
+    expect(page.get_by_test_id("winners-count")).to_have_text("1")
+    expect(lines).to_have_text(
+        ["Eve won in 84 moves", "Di: 1 card on the foundations after 1 move"]
+    )
+    expect(page.locator("#board-total")).to_have_text("2 players on the board")
