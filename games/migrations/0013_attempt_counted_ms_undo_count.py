@@ -21,9 +21,7 @@ def fill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    # After both migrations that followed 0010 (the hint count's and the perfection measure's).
     dependencies = [
-        ("games", "0011_attempt_hints"),
         ("games", "0012_attempt_perfection"),
     ]
 
