@@ -12,9 +12,13 @@ rather than refused. WebSockets are not counted; their database work has threads
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-Scope = dict[str, Any]
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
 
 
 class ConcurrencyLimitMiddleware:
@@ -34,7 +38,7 @@ class ConcurrencyLimitMiddleware:
             gate = self._gates[loop] = asyncio.Semaphore(self.limit)
         return gate
 
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -13,6 +13,8 @@ in the synchronous chain, as it does under WSGI.
 
 from __future__ import annotations
 
+from typing import Any
+
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 
@@ -20,4 +22,5 @@ from django.core.handlers.asgi import ASGIHandler
 class SyncStackASGIHandler(ASGIHandler):
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
-        self._middleware_chain = sync_to_async(self._middleware_chain, thread_sensitive=True)
+        chain: Any = getattr(self, "_middleware_chain")  # noqa: B009 - set by Django, untyped here
+        self._middleware_chain = sync_to_async(chain, thread_sensitive=True)

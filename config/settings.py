@@ -270,7 +270,7 @@ else:
         "default": {
             # Django's SQLite backend, with a process's writers queued (config/sqlite/base.py).
             "ENGINE": "config.sqlite",
-            "NAME": Path(os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3"),
+            "NAME": str(Path(os.environ.get("SQLITE_PATH", "") or BASE_DIR / "db.sqlite3")),
             "OPTIONS": {
                 # Writers queue for the lock at BEGIN (waiting up to `timeout` seconds) instead
                 # of failing with "database is locked" when a read turns into a write; WAL
@@ -463,6 +463,9 @@ THROTTLE_RATES = {
     "hints_net": "120/min",
 }
 
+# The proxies in front of the app that may say who the client is (X-Forwarded-For).
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": [
@@ -484,7 +487,7 @@ REST_FRAMEWORK = {
     },
     # Behind N trusted proxies, the client address is taken from X-Forwarded-For; with 0, the
     # header is ignored (it could be forged) and REMOTE_ADDR counts.
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
+    "NUM_PROXIES": NUM_PROXIES,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -522,7 +525,6 @@ SPECTACULAR_SETTINGS = {
 
 # --- HTTPS and browser security headers -----------------------------------------------------------
 
-NUM_PROXIES = REST_FRAMEWORK["NUM_PROXIES"]
 # Served to other machines, the site is HTTPS only, unless told otherwise.
 HTTPS = env_bool("HTTPS", not all_loopback(ALLOWED_HOSTS))
 if HTTPS:

@@ -36,7 +36,7 @@ def localized(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         language = site_language(request)
         with translation.override(language):
-            request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+            request.LANGUAGE_CODE = language
             response = view(request, *args, **kwargs)
         response.headers.setdefault("Content-Language", language)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))

@@ -359,12 +359,12 @@ def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
     stats = board_selectors.player_stats(player=player)
     ranked = sorted(
         selectors.player_attempts(player=player).filter(ranked=True).started(),
-        key=lambda attempt: attempt.daily.date,  # type: ignore[union-attr]
+        key=lambda attempt: attempt.daily.date,
     )
     win_days = streaks.win_days(player_ids=[player.pk]).get(player.pk, set())
     recent = [
         {
-            "date": attempt.daily.date,  # type: ignore[union-attr]
+            "date": attempt.daily.date,
             "game": GAME_PAGES.get(attempt.game),
             "slug": attempt.game,
             "result": result_info(attempt),

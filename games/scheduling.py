@@ -218,20 +218,22 @@ def daily_ensure(
         if kept is not None:
             return kept
         dealt += 1
-        deal = _candidate_deal(game)
+        candidate = _candidate_deal(game)
+        if candidate is None:
+            continue
         began = time.perf_counter()
-        ok = deal is not None and _candidate_solve(deal)
-        if progress is not None and deal is not None:
-            verdict = f"difficulty {deal.difficulty}" if ok else deal.solver_status
+        ok = _candidate_solve(candidate)
+        if progress is not None:
+            verdict = f"difficulty {candidate.difficulty}" if ok else candidate.solver_status
             progress(
-                f"{date.isoformat()} {game}: candidate {dealt} (seed {deal.seed}) "
+                f"{date.isoformat()} {game}: candidate {dealt} (seed {candidate.seed}) "
                 f"{verdict} in {time.perf_counter() - began:.1f} s"
             )
         if not ok:
             continue
         solved += 1
-        if difficulty_fits(deal.difficulty, date):
-            outcome = _take(deal, game=game, date=date, action=DEALT, dealt=dealt)
+        if difficulty_fits(candidate.difficulty, date):
+            outcome = _take(candidate, game=game, date=date, action=DEALT, dealt=dealt)
             if outcome is not None:
                 return outcome
 

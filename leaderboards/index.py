@@ -24,9 +24,9 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import redis
 from django.conf import settings
@@ -223,8 +223,8 @@ def rebuild(conn: redis.Redis, daily_id: int) -> dict[str, int]:
     pipe.delete(k.board, k.rows, k.meta)
     if scores:
         pipe.zadd(k.board, scores)
-        pipe.hset(k.rows, mapping=values)
-    pipe.hset(k.meta, mapping=stored)
+        pipe.hset(k.rows, mapping=cast(Mapping[Any, Any], values))
+    pipe.hset(k.meta, mapping=cast(Mapping[Any, Any], stored))
     for key in (k.board, k.rows, k.meta):
         pipe.expire(key, TTL_SECONDS)
     pipe.execute()

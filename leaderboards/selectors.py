@@ -15,7 +15,7 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import Avg, Case, Count, F, IntegerField, Sum, When
 
@@ -95,9 +95,10 @@ def board_around(*, daily: DailyChallenge, player: Player | None, radius: int = 
     conn = index.ready(daily.pk)
     if conn is not None:
         try:
-            position = conn.zrank(index.keys(daily.pk).board, ranking.member(e))
-            if position is not None:
-                return _index_rows(conn, daily.pk, max(0, position - radius), position + radius)
+            found = conn.zrank(index.keys(daily.pk).board, ranking.member(e))
+            if found is not None:
+                at = cast(int, found)  # a rank (no scores asked for)
+                return _index_rows(conn, daily.pk, max(0, at - radius), at + radius)
         except index.REDIS_ERRORS as exc:
             index.degraded(exc)
     ranked = _database_board(daily.pk)

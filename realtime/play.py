@@ -81,7 +81,7 @@ def _serves(scope: dict[str, Any], player_id: int) -> bool:
     user = None
     if key:
         store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
-        user = auth.get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+        user = auth.get_user(SimpleNamespace(session=store))
     player = player_for(user=user, cookies=scope.get("cookies", {})).player
     return player is not None and player.pk == player_id
 
@@ -95,18 +95,21 @@ def _state(attempt_id: int) -> dict[str, Any]:
 def _act(
     kind: str, attempt_id: int, player: Player, message: dict[str, Any], channel: str
 ) -> dict[str, Any]:
-    # `origin`: the push after commit skips this socket, which answers itself.
+    # `origin`: the push after commit skips this socket, which answers itself. The message's
+    # fields go to the services as they came: each checks its input and refuses bad input.
+    seq: Any = message.get("seq")
+    move: Any = message.get("move")
     if kind == "move":
         state = services.attempt_play(
             attempt_id=attempt_id,
             player=player,
-            seq=message.get("seq"),
-            move=message.get("move"),
+            seq=seq,
+            move=move,
             origin=channel,
         )
     elif kind == "finish":
         state = services.attempt_finish(
-            attempt_id=attempt_id, player=player, seq=message.get("seq"), origin=channel
+            attempt_id=attempt_id, player=player, seq=seq, origin=channel
         )
     else:
         state = services.attempt_resign(attempt_id=attempt_id, player=player, origin=channel)

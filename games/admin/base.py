@@ -9,6 +9,7 @@ and never answers with a 500.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, TypeVar
 
 from django import forms
@@ -78,7 +79,7 @@ class CurationAdmin(admin.ModelAdmin):
         go on); each change logged with `log(result)`. Answers how many were done."""
         done = 0
         for obj in objs:
-            result = call_service(request, str(obj), lambda o=obj: call(o))
+            result = call_service(request, str(obj), partial(call, obj))
             if result is not None:
                 self.log_change(request, result, log(result))
                 done += 1

@@ -122,7 +122,7 @@ class DayDealForm(forms.Form):
         deals = approved_deals(game)
         if exclude is not None:
             deals = deals.exclude(pk=exclude)
-        self.fields["deal"].queryset = deals  # type: ignore[attr-defined]
+        self.fields["deal"].queryset = deals
 
 
 class DailyAddForm(ServiceForm):
@@ -137,7 +137,7 @@ class DailyAddForm(ServiceForm):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["deal"].queryset = approved_deals()  # type: ignore[attr-defined]
+        self.fields["deal"].queryset = approved_deals()
         self.fields["deal"].help_text = "Approved deals with a certificate."
 
     def clean(self) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.contrib.auth import login as django_login
 from django.contrib.auth import logout as django_logout
@@ -58,8 +58,8 @@ def device_of(request: Any) -> str:
         raw = http.COOKIES.get(DEVICE_COOKIE, "")
         if len(raw) != DEVICE_TOKEN_LENGTH or not raw.replace("-", "").replace("_", "").isalnum():
             raw = secrets.token_urlsafe(32)
-            http._patience_device_new = True  # type: ignore[attr-defined]
-        http._patience_device = raw  # type: ignore[attr-defined]
+            http._patience_device_new = True
+        http._patience_device = raw
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
@@ -79,8 +79,20 @@ def _state(request: Any) -> _RequestPlayer:
     if found is None:
         identity = player_for(user=getattr(http, "user", None), cookies=http.COOKIES)
         found = _RequestPlayer(identity.player, identity.token)
-        http._patience_player = found  # type: ignore[attr-defined]
+        http._patience_player = found
     return found
+
+
+@overload
+def current_player(
+    request: Any, *, create: Literal[True], display_name: str | None = None
+) -> Player: ...
+
+
+@overload
+def current_player(
+    request: Any, *, create: bool = False, display_name: str | None = None
+) -> Player | None: ...
 
 
 def current_player(
@@ -109,7 +121,7 @@ def write_cookie(request: Any, response: HttpResponseBase) -> None:
     if getattr(http, "_patience_device_new", False):
         response.set_cookie(
             DEVICE_COOKIE,
-            http._patience_device,  # type: ignore[attr-defined]
+            http._patience_device,
             max_age=DEVICE_MAX_AGE,
             httponly=True,
             samesite="Lax",

@@ -288,7 +288,7 @@ def ranked_start_admit(request: Any, daily_id: int) -> bool:
     address cannot fill a board, while a household behind one address still plays. Past the
     limit the start is practice (`services.attempt_start`)."""
     address = addresses.request_address(request)
-    idents = {
+    idents: dict[str, str | None] = {
         kind: f"d{daily_id}:{ident}"
         for kind, ident in client_idents(None, address).items()
         if ident

@@ -374,7 +374,7 @@ class Game:
     def from_text(cls: type[G], text: str) -> G:
         raise NotImplementedError
 
-    def view(self) -> dict[str, Any]:
+    def view(self, *, full: bool = False) -> dict[str, Any]:
         raise NotImplementedError
 
     def render(self, *, player: bool = False) -> str:

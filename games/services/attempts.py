@@ -97,6 +97,7 @@ def _device_played(daily: DailyChallenge, device: str) -> bool:
 def _new_attempt(
     player: Player, daily: DailyChallenge, ranked: bool, device: str, address: str | None
 ) -> Attempt:
+    known_address = address_or_none(address)
     return Attempt.objects.create(
         player=player,
         game=daily.game,
@@ -107,8 +108,8 @@ def _new_attempt(
         started_at=clock.now(),
         foundation_cards=_dealt_foundation_cards(daily.game, daily.deal.deal_string),
         device=device,
-        client_address=address_or_none(address),
-        client_network=network_of(address) if address_or_none(address) else "",
+        client_address=known_address,
+        client_network=network_of(known_address) if known_address else "",
     )
 
 

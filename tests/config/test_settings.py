@@ -238,6 +238,7 @@ def test_solving_has_a_celery_queue_of_its_own():
     assert routes == {
         "games.tasks.solve_deal": {"queue": "solve"},
         "games.tasks.prove_deal_par": {"queue": "solve"},
+        "games.tasks.check_perfection": {"queue": "solve"},
     }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -66,7 +67,7 @@ class Command(BaseCommand):
             f"(default {scheduling.CANDIDATES})",
         )
 
-    def handle(self, *args, days: int, candidates: int, **options) -> None:
+    def handle(self, *args: Any, days: int, candidates: int, **options: Any) -> None:
         if days < 1 or candidates < 1:
             raise CommandError("--days and --candidates take a number from 1.")
         began = time.perf_counter()

@@ -7,6 +7,8 @@ is not pending (being solved, or decided already) is skipped, as the task would 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.models import Deal
@@ -27,7 +29,7 @@ class Command(BaseCommand):
             help=f"seconds the solver may think (default {DEFAULT_SOLVE_SECONDS})",
         )
 
-    def handle(self, *args, deal_id: int, time_limit: float, **options) -> None:
+    def handle(self, *args: Any, deal_id: int, time_limit: float, **options: Any) -> None:
         deal = Deal.objects.filter(pk=deal_id).first()
         if deal is None:
             raise CommandError(f"There is no deal {deal_id}.")

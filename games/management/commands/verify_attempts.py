@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -63,7 +64,7 @@ class Command(BaseCommand):
             help="only dailies on or after this UTC date (YYYY-MM-DD)",
         )
 
-    def handle(self, *args, game: str | None, since: dt.date | None, **options) -> None:
+    def handle(self, *args: Any, game: str | None, since: dt.date | None, **options: Any) -> None:
         attempts = Attempt.objects.filter(ranked=True).exclude(status=Attempt.Status.PLAYING)
         if game:
             attempts = attempts.filter(game=game)
