@@ -203,7 +203,13 @@ def test_postgresql_connections_come_from_a_pool():
 
     default = databases["default"]
     assert default["CONN_MAX_AGE"] == 0
-    assert default["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 12, "timeout": 5}
+    assert default["OPTIONS"]["pool"] == {
+        "min_size": 1,
+        "max_size": 12,
+        "timeout": 5,
+        "reconnect_timeout": 10,
+    }
+    assert default["OPTIONS"]["connect_timeout"] == 3
 
 
 def test_sqlite_waits_for_the_write_lock_and_uses_wal(tmp_path):
