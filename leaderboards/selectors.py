@@ -309,15 +309,3 @@ def all_time_board(*, game: str | None = None, limit: int = 50) -> list[Row]:
             }
         )
     return out
-
-
-def streak_of(*, player: Player, game: str | None = None) -> dict[str, Any]:
-    """A player's current and best streak (`leaderboards.streaks`), JSON-safe."""
-    if game is not None:
-        game_check(game)
-    s = streaks.player_streak(player=player, game=game)
-    return {
-        "current": s.current,
-        "best": s.best,
-        "last_win": s.last_win.isoformat() if s.last_win else None,
-    }

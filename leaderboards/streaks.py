@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from games import clock
 from games.models import Attempt, Player
@@ -27,9 +27,6 @@ class Streak(NamedTuple):
     current: int
     best: int
     last_win: dt.date | None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"current": self.current, "best": self.best, "last_win": self.last_win}
 
 
 def runs(days: Iterable[dt.date], *, today: dt.date) -> list[int]:
