@@ -317,7 +317,11 @@ def racer_progress(*, attempt_id: int) -> bool:
     if race_id is None:
         return False
     with transaction.atomic():
-        race = Race.objects.select_for_update().select_related("deal", "daily").get(pk=race_id)
+        race = (
+            Race.objects.select_for_update(of=("self",))
+            .select_related("deal", "daily")
+            .get(pk=race_id)
+        )
         racer = Racer.objects.select_related("attempt").get(attempt_id=attempt_id)
         attempt = racer.attempt
         assert attempt is not None

@@ -6,6 +6,8 @@
 - `ws/daily/<game>/<date>/`: the daily socket (realtime/daily.py), open to anyone, without the
   session stack, so its watchers pay for no session on their connection nor on each event sent
   (the session middleware checks the session on every message going out).
+- `ws/race/<code>/`: the race socket (realtime/race.py), open to anyone with the race's link,
+  without the session stack, like the daily socket.
 - `unknown_path_route`, after them: a socket to any other path is refused cleanly (accepted,
   then closed with code 4404) instead of failing with "No route found".
 """
@@ -19,6 +21,7 @@ from django.urls import URLPattern, path, re_path
 
 from realtime.daily import DailyConsumer
 from realtime.play import PlayConsumer
+from realtime.race import RaceConsumer
 from realtime.sockets import CLOSE_NOT_FOUND, refuse_handshake
 
 
@@ -30,6 +33,7 @@ async def unknown_path(scope: dict[str, Any], receive: Any, send: Any) -> None:
 websocket_urlpatterns: list[URLPattern] = [
     path("ws/play/<int:attempt_id>/", AuthMiddlewareStack(PlayConsumer.as_asgi()), name="ws-play"),
     path("ws/daily/<str:game>/<str:date>/", DailyConsumer.as_asgi(), name="ws-daily"),
+    path("ws/race/<str:code>/", RaceConsumer.as_asgi(), name="ws-race"),
 ]
 
 #: Matches every path: keep it after all the others.

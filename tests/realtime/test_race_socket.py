@@ -1,0 +1,118 @@
+"""The race socket, ws/race/<code>/: a snapshot from the database, then each change of the race
+as a versioned event through the channel layer, in version order; a resync gets a new snapshot
+(realtime/race.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+
+from games import clock, services
+from races import services as races
+from races.models import Race
+from realtime.race import race_group
+from tests.games import factories
+from tests.realtime.conftest import close_all, nothing_more, receive, refused_with, socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@database_sync_to_async
+def a_race(game: str = "masterpiece") -> tuple[Race, list]:
+    """A race between alice and bob on a past daily, started, its countdown over."""
+    daily = factories.daily(game, clock.today() - dt.timedelta(days=2))
+    alice, bob = factories.player("alice"), factories.player("bob")
+    race = races.race_make(player=alice, game=game, date=daily.date)
+    races.race_join(code=race.code, player=bob)
+    return race, [alice, bob]
+
+
+@database_sync_to_async
+def start_and_play(race: Race, players: list, moves: int, monkeypatch) -> None:
+    races.race_start(code=race.code, player=players[0])
+    race.refresh_from_db()
+    moment = race.starts_at + dt.timedelta(seconds=1)
+    monkeypatch.setattr(clock, "now", lambda: moment)
+    attempt, _ = races.race_attempt(code=race.code, player=players[0])
+    for seq, token in enumerate(race.deal.certificate[:moves]):
+        services.attempt_play(attempt_id=attempt.pk, player=players[0], seq=seq, move=token)
+
+
+@database_sync_to_async
+def join(race: Race, name: str) -> None:
+    races.race_join(code=race.code, player=factories.player(name))
+
+
+async def test_a_watcher_gets_a_snapshot_then_every_change_in_order(monkeypatch):
+    race, players = await a_race()
+    watcher = socket(f"/ws/race/{race.code}/")
+    assert (await watcher.connect())[0]
+    snapshot = await receive(watcher)
+    assert snapshot["type"] == "snapshot" and snapshot["race"]["version"] == 2
+    assert [r["name"] for r in snapshot["race"]["racers"]] == ["alice", "bob"]
+    await start_and_play(race, players, 3, monkeypatch)
+    # The start, alice's attempt, her three moves: versions 3 to 7, in order.
+    events = [await receive(watcher) for _ in range(5)]
+    assert [e["race"]["version"] for e in events] == [3, 4, 5, 6, 7]
+    assert all(e["type"] == "event" for e in events)
+    alice = events[-1]["race"]["racers"][0]
+    assert alice["moves"] == 3 and alice["status"] == "playing"
+    assert await nothing_more(watcher)
+    await close_all(watcher)
+
+
+async def test_a_resync_after_a_reconnect_gets_the_race_as_it_is(monkeypatch):
+    race, players = await a_race()
+    first = socket(f"/ws/race/{race.code}/")
+    await first.connect()
+    seen = (await receive(first))["race"]["version"]
+    await close_all(first)
+    await join(race, "carol")  # missed while away
+    again = socket(f"/ws/race/{race.code}/")
+    await again.connect()
+    snapshot = await receive(again)
+    assert snapshot["race"]["version"] == seen + 1
+    await again.send_json_to({"type": "resync", "version": seen})
+    resync = await receive(again)
+    assert resync["type"] == "snapshot" and "carol" in [r["name"] for r in resync["race"]["racers"]]
+    await close_all(again)
+
+
+async def test_an_event_ahead_of_its_predecessor_waits_for_it():
+    race, _ = await a_race()
+    watcher = socket(f"/ws/race/{race.code}/")
+    await watcher.connect()
+    view = (await receive(watcher))["race"]
+    layer = get_channel_layer()
+    later = {**view, "version": view["version"] + 2}
+    earlier = {**view, "version": view["version"] + 1}
+    await layer.group_send(race_group(race.pk), {"type": "race.event", "race": later})
+    await layer.group_send(race_group(race.pk), {"type": "race.event", "race": earlier})
+    await layer.group_send(race_group(race.pk), {"type": "race.event", "race": earlier})
+    got = [(await receive(watcher))["race"]["version"] for _ in range(2)]
+    assert got == [view["version"] + 1, view["version"] + 2]
+    assert await nothing_more(watcher)  # the one sent twice went out once
+    await close_all(watcher)
+
+
+async def test_an_unknown_race_is_refused_with_4404():
+    assert await refused_with(socket("/ws/race/zzzzzzzzzz/")) == 4404
+    assert await refused_with(socket("/ws/race/not-a-code/")) == 4404
+
+
+async def test_nothing_of_a_munger_opponents_table_goes_out(monkeypatch):
+    race, players = await a_race("munger")
+    watcher = socket(f"/ws/race/{race.code}/")
+    await watcher.connect()
+    await receive(watcher)
+    await start_and_play(race, players, 12, monkeypatch)
+    for _ in range(14):
+        message = await receive(watcher)
+        cards = set(re.findall(r'"([2-9TJQKA][CDHS])"', str(message).replace("'", '"')))
+        tops = {f["top"] for r in message["race"]["racers"] for f in r["foundations"]}
+        assert cards <= tops  # a card named anywhere is a foundation's top card
+    await close_all(watcher)
