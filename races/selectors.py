@@ -17,7 +17,7 @@ from races.models import Race, Racer
 
 def race_get(*, code: str) -> Race:
     """The race of `code`, or 404 `race_not_found`."""
-    race = (
+    race: Race | None = (
         Race.objects.select_related("deal", "daily", "maker").filter(code=code).first()
         if code_valid(code)
         else None
@@ -138,7 +138,8 @@ def race_public(race: Race) -> dict[str, Any]:
 def racer_of(*, race: Race, player: Player | None) -> Racer | None:
     if player is None or player.pk is None:
         return None
-    return race.racers.select_related("attempt").filter(player=player).first()
+    racer: Racer | None = race.racers.select_related("attempt").filter(player=player).first()
+    return racer
 
 
 def race_for(*, race: Race, player: Player | None) -> dict[str, Any]:

@@ -77,12 +77,13 @@ def _racing_daily(game: str, date: dt.date) -> DailyChallenge:
 
 
 def _locked(code: str) -> Race:
-    race = selectors.race_get(code=code)
-    return (
+    found = selectors.race_get(code=code)
+    race: Race = (
         Race.objects.select_for_update(of=("self",))
         .select_related("deal", "daily", "maker")
-        .get(pk=race.pk)
+        .get(pk=found.pk)
     )
+    return race
 
 
 def _changed(race: Race) -> None:
@@ -137,7 +138,7 @@ def _new_race(
     for _ in range(5):
         try:
             with transaction.atomic():
-                return Race.objects.create(
+                race: Race = Race.objects.create(
                     code=code_new(),
                     game=game,
                     deal=deal,
@@ -148,6 +149,7 @@ def _new_race(
                     expires_at=now + LIFETIME,
                     rematch_of=rematch_of,
                 )
+            return race
         except IntegrityError:  # a code drawn twice (or a rematch made at this very moment)
             if rematch_of is not None:
                 raise
