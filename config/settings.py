@@ -360,6 +360,12 @@ CELERY_TASK_ROUTES = {
 # The solver's long jobs asked for by signals (par proofs, perfection checks): "queue", or
 # "background" (a thread; the default with eager Celery, which has no worker), or "off".
 SOLVER_JOBS = os.environ.get("SOLVER_JOBS", "")
+# How long a hint may search, per game (games/services/hints.py), in milliseconds: past it the
+# answer is "no hint found in time".
+HINT_SECONDS = {
+    "munger": env_int("HINT_MS_MUNGER", 2000) / 1000,
+    "masterpiece": env_int("HINT_MS_MASTERPIECE", 1000) / 1000,
+}
 
 # --- Auth -----------------------------------------------------------------------------------------
 

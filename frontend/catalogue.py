@@ -44,6 +44,19 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "practice": _("Practice, not ranked"),
         "undo": _("Undo (counts as a move)"),
         "undo_hint": _("Takes back your last move. The undo itself counts as a move."),
+        "hint": _("Hint"),
+        "hint_title": _(
+            "Shows a move after which a win is still within reach (key H). Practice only; "
+            "hints are counted."
+        ),
+        "hint_move": _("Hint: move {card} from {from} to {place}."),
+        "hint_draw": _("Hint: draw from the stock."),
+        "hint_undo": _("No win from here: undo {n} moves."),
+        "hint_undo_one": _("No win from here: undo the last move."),
+        "hint_no_win": _("This deal cannot be won, not even from its start."),
+        "hint_timeout": _("No hint found in time. Try again after your next move."),
+        "hint_throttled": _("Too many hints at once: wait a moment."),
+        "hints_used": _("Hints"),
         "finish": _("Finish"),
         "resign": _("Resign"),
         "resign_title": _("Resign this game?"),

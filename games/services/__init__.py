@@ -47,7 +47,7 @@ from games.services.deals import (
     deal_store_solution,
     deal_take_spare,
 )
-from games.services.hints import HINT_SECONDS, HintAnswer, attempt_hint
+from games.services.hints import HintAnswer, attempt_hint
 from games.services.players import (
     SEEN_EVERY,
     account_create,
@@ -68,7 +68,6 @@ from games.services.reviews import (
 
 __all__ = [
     "DEFAULT_SOLVE_SECONDS",
-    "HINT_SECONDS",
     "HISTORY_MAX",
     "HintAnswer",
     "MAX_SOLVE_SECONDS",

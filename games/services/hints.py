@@ -4,11 +4,12 @@ before a win exists again (docs/api.md, "Hints"). The REST view and the play soc
 
 Only for practice: an unfinished attempt that is not ranked, on a random deal or on a daily
 whose ranked play is over (`Attempt.hints_open`). The search is the solver's
-(`games.engine.solver.hint`), run on the deal the server holds and the stored history, within
-a time budget per game (`HINT_SECONDS`), outside any transaction: no row is locked while it
-runs. The answer names a move token (places, never cards), the face-up card that leads what
-the move carries (as the state's `moves` list does: None for a stock draw) and an undo count,
-and nothing else of the position, so it never names a card the player cannot see.
+(`games.engine.solver.hint`), run on the deal the server holds and the stored history,
+within a time budget per game (the `HINT_SECONDS` setting), outside any transaction: no row
+is locked while it runs. The answer names a move token (places, never cards), the face-up card
+that leads what the move carries (as the state's `moves` list does: None for a stock draw) and
+an undo count, and nothing else of the position, so it never names a card the player cannot
+see.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
@@ -27,9 +29,6 @@ from games.models import Attempt, Player
 from games.selectors import attempt_get
 from games.services.attempts import finished_error
 from games.state import position
-
-#: Seconds a hint may search, per game; past them the answer is `timeout`.
-HINT_SECONDS: dict[str, float] = {"munger": 2.0, "masterpiece": 1.0}
 
 #: What a hint answers (`HintAnswer.status`).
 MOVE = "move"  # play `move`: it keeps a win within reach
@@ -111,7 +110,7 @@ def attempt_hint(*, attempt_id: int, player: Player) -> HintAnswer:
     attempt = attempt_get(attempt_id=attempt_id, player=player)
     _check_hints_open(attempt)
     game = position(attempt)
-    budget = HINT_SECONDS[attempt.game]
+    budget = float(settings.HINT_SECONDS[attempt.game])
     clock = time.perf_counter()
     found = hint(attempt.game, attempt.deal_string, attempt.moves, time_limit=budget)
     answer: dict[str, Any] = {}

@@ -16,7 +16,6 @@ from games.engine import deal, game_class
 from games.engine.cards import TEXT
 from games.engine.solver import DECIDE, SOLVED, Budget, decide, rules_for
 from games.models import Attempt
-from games.services import hints
 from tests.games import factories
 from tests.games.test_api import assert_error, client_of
 
@@ -127,8 +126,8 @@ def test_a_deal_with_no_win_says_so_and_counts_nothing(alice):
     assert Attempt.objects.get(pk=attempt.pk).hints == 0
 
 
-def test_a_search_out_of_time_answers_no_hint_in_time(alice, monkeypatch):
-    monkeypatch.setitem(hints.HINT_SECONDS, "masterpiece", 0.0)
+def test_a_search_out_of_time_answers_no_hint_in_time(alice, settings):
+    settings.HINT_SECONDS = {**settings.HINT_SECONDS, "masterpiece": 0.0}
     attempt = practice(alice)
 
     answer = ask(client_of(alice), attempt.pk).json()

@@ -12,6 +12,8 @@ export const api = {
   state: (id) => request("GET", `/api/attempts/${id}/`, undefined, PLAY),
   move: (id, seq, move) => request("POST", `/api/attempts/${id}/moves/`, { seq, move }, PLAY),
   resign: (id) => request("POST", `/api/attempts/${id}/resign/`, undefined, PLAY),
+  // A hint searches on the server for up to a second or two; asked again only by the player.
+  hint: (id) => request("POST", `/api/attempts/${id}/hint/`),
   finish: (id, seq) => request("POST", `/api/attempts/${id}/finish/`, { seq }, PLAY),
   // The end panel's reads: your row of the day's board, the day's histogram, and the solver's
   // line of a day that is over (a page of the site, not the API: it is never served sooner).

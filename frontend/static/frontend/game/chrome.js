@@ -206,6 +206,7 @@ export class Chrome {
     fact(t("time"), clock(seconds), "end-time");
     fact(t("par"), s.par === null || s.par === undefined ? t("par_unknown") : String(s.par), "end-par");
     fact(t("foundation_cards"), `${s.foundation_cards}/52`, "end-foundations");
+    if (s.hints) fact(t("hints_used"), String(s.hints), "end-hints");
     const rank = el("dd", { testid: "end-rank" });
     facts.append(el("dt", { text: t("rank") }), rank);
     rankInto(rank, s, this.page.game, s.date);

@@ -5,6 +5,7 @@ import { onRetry } from "../common/http.js";
 import { Board } from "./board.js";
 import { Chrome } from "./chrome.js";
 import { Game } from "./game.js";
+import { Hints } from "./hint.js";
 import { Input } from "./input.js";
 import { masterpiece } from "./masterpiece.js";
 import { munger } from "./munger.js";
@@ -23,9 +24,16 @@ function main(root) {
     layout,
   };
   let board = null;
+  let hints = null;
   const view = {
-    draw: (state) => board.render(state),
-    update: (state) => chrome.update(state, game.elapsed()),
+    draw: (state) => {
+      board.render(state);
+      hints.redraw(state);
+    },
+    update: (state) => {
+      chrome.update(state, game.elapsed());
+      hints.update(state);
+    },
     say: (text) => chrome.say(text),
     connection: (open) => chrome.connection(open),
     busy: (busy) => chrome.busy(busy),
@@ -42,6 +50,8 @@ function main(root) {
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
   const table = new Table(chrome.boardEl, layout);
   board = new Board(table, game, { say: view.say });
+  hints = new Hints(game, table, view.say);
+  chrome.undoBtn.after(hints.button);
   new Input(table, board, game);
   game.start().then((started) => {
     if (started) setInterval(() => chrome.tick(game.elapsed()), 1000);
