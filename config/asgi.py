@@ -10,7 +10,7 @@ an oversized body is refused with 413 before Django reads any of it; then at mos
 site's own, port included; a handshake without one passes: realtime/origin.py) and reach
 their route (the play socket through the session/auth stack, realtime/routing.py); a refused
 socket is accepted, then closed with its code (4403 another origin, 4404 a path no consumer
-serves, 4503 the database cannot be reached: config/handshake.py). The lifespan starts and
+serves, 4503 the database or Redis cannot be reached: config/handshake.py). The lifespan starts and
 stops what the live side runs per process (realtime/lifespan.py). With DEBUG on, a connection
 that reached the server at an address other than a loopback one is refused before all of this
 (config/security.py `LoopbackOnly`).
@@ -34,7 +34,7 @@ from django.conf import settings  # noqa: E402
 
 from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
 from config.concurrency import ConcurrencyLimitMiddleware  # noqa: E402
-from config.handshake import DatabaseUnavailableSockets  # noqa: E402
+from config.handshake import UnavailableSockets  # noqa: E402
 from config.health import HealthCheckMiddleware  # noqa: E402
 from config.security import LoopbackOnly  # noqa: E402
 from realtime.lifespan import lifespan  # noqa: E402
@@ -48,7 +48,7 @@ application = ProtocolTypeRouter(
                 ConcurrencyLimitMiddleware(django_asgi_app, settings.HTTP_CONCURRENCY)
             )
         ),
-        "websocket": DatabaseUnavailableSockets(
+        "websocket": UnavailableSockets(
             SameOriginValidator(URLRouter([*websocket_urlpatterns, unknown_path_route]))
         ),
         "lifespan": lifespan,

@@ -67,16 +67,23 @@ def _pool_timeout_types() -> tuple[type[BaseException], ...]:
     return (PoolTimeout,)
 
 
-def is_database_unavailable(exc: BaseException | None) -> bool:
-    """Whether `exc` (or what caused it) says the database cannot be reached or is busy."""
-    types = (OperationalError, InterfaceError, *_pool_timeout_types())
+def caused_by(
+    exc: BaseException | None, types: tuple[type[BaseException], ...]
+) -> BaseException | None:
+    """The first of `exc` and what caused it (five links at most) that is one of `types`."""
     seen = 0
     while exc is not None and seen < 5:
         if isinstance(exc, types):
-            return True
+            return exc
         exc = exc.__cause__ or exc.__context__
         seen += 1
-    return False
+    return None
+
+
+def is_database_unavailable(exc: BaseException | None) -> bool:
+    """Whether `exc` (or what caused it) says the database cannot be reached or is busy."""
+    types = (OperationalError, InterfaceError, *_pool_timeout_types())
+    return caused_by(exc, types) is not None
 
 
 def database_unavailable(request: HttpRequest | None) -> HttpResponse:

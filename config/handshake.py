@@ -1,13 +1,16 @@
-"""WebSockets the database cannot serve are refused with close code 4503, never HTTP 500.
+"""WebSockets the database or Redis cannot serve are closed with code 4503, never HTTP 500 or
+an unhandled exception.
 
 A socket's handshake reads the database (the player's session and cookie, the attempt, the
 daily). When PostgreSQL cannot be reached, the exception would end the ASGI call before any
 answer, and the server would answer the handshake with HTTP 500, which a browser sees as code
-1006 and retries at once. `DatabaseUnavailableSockets` wraps the WebSocket application: such an
-exception, before or after the consumer accepted, closes the socket with `CLOSE_UNAVAILABLE`
-(4503, "the live side is down: try again later", docs/api.md), accepting it first if needed so
-that the code reaches the client. The outage itself is logged once by the database backend
-(config/postgresql/base.py); other exceptions go on up as before.
+1006 and retries at once. When Redis goes away, every open socket's read of the channel layer
+fails, and each socket ended with an unhandled exception (a traceback in the log per socket).
+`UnavailableSockets` wraps the WebSocket application: such an exception, before or after the
+consumer accepted, closes the socket with `CLOSE_UNAVAILABLE` (4503, "try again later",
+docs/api.md), accepting it first if needed so that the code reaches the client. The outages
+are logged by the database backend (config/postgresql/base.py) and the Redis log filter
+(config/redislog.py), once each; other exceptions go on up as before.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from config.errors import is_database_unavailable
+from config.redislog import redis_outage_error
 from realtime.sockets import CLOSE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
@@ -24,7 +28,7 @@ logger = logging.getLogger(__name__)
 Message = dict[str, Any]
 
 
-class DatabaseUnavailableSockets:
+class UnavailableSockets:
     def __init__(self, app: Callable[..., Awaitable[None]]) -> None:
         self.app = app
 
@@ -52,9 +56,12 @@ class DatabaseUnavailableSockets:
         try:
             await self.app(scope, watched_receive, watched_send)
         except Exception as exc:
-            if not is_database_unavailable(exc) or seen["closed"]:
+            if not is_database_unavailable(exc) and redis_outage_error(exc) is None:
                 raise
-            logger.info("socket %s closed: the database is unavailable", scope.get("path"))
+            # With the exception as an argument: the Redis log filter counts it.
+            logger.info("socket %s closed, a service is unavailable: %r", scope.get("path"), exc)
+            if seen["closed"]:
+                return
             if not seen["accepted"]:
                 if not seen["connect"] and (await receive()).get("type") != "websocket.connect":
                     return

@@ -298,6 +298,12 @@ REDIS_KEY_PREFIX = os.environ.get("REDIS_KEY_PREFIX", "patience")
 CHANNEL_CAPACITY = 1000
 
 if REDIS_URL:
+    # A Redis outage is logged when it begins and when it ends, with a count of the errors held
+    # back each minute in between, not once per failed call (config/redislog.py).
+    LOGGING["filters"] = {
+        "redis_outage": {"()": "config.redislog.RedisOutageFilter", "url": REDIS_URL}
+    }
+    LOGGING["handlers"]["stderr"]["filters"] = ["redis_outage"]  # type: ignore[index]
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "realtime.layer.ReaderChannelLayer",

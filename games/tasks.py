@@ -101,7 +101,7 @@ def prove_deal_par(deal_id: int) -> bool | None:
         return None
 
 
-@shared_task(soft_time_limit=SOFT_LIMIT, time_limit=HARD_LIMIT, acks_late=True)
+@shared_task(**SURVIVE_WORKER_LOSS)
 def check_perfection(attempt_id: int) -> bool | None:
     """The perfection check of a ranked win (`services.attempt_check_perfection`); returns
     whether the win is now held."""

@@ -9,7 +9,9 @@ updates flow again and the leaderboard index is rebuilt by the next board read.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import time
 
 import pytest
@@ -182,5 +184,54 @@ def test_redis_stops_mid_play_and_comes_back(start_server):
 
         wait_until(rebuilt, timeout=20, step=0.5, what="the leaderboard index rebuilt")
         assert lb_keys.zcard(f"{server.env['REDIS_KEY_PREFIX']}:lb:{daily.pk}:board") == 2
+    finally:
+        own.stop()
+
+
+def test_a_redis_outage_is_logged_when_it_begins_and_ends_not_per_error(start_server):
+    """Players over REST and both sockets while Redis is down: the log says "unreachable" once
+    and "reachable again" once, with the count of what it held back, and no traceback; without
+    this, each failed cache call, socket and channel-layer read wrote its own lines (thousands
+    a minute)."""
+    own = RedisServer().start()
+    try:
+        daily = dailies_ready("munger")
+        server = start_server(redis=own.url)
+        players = [server.client() for _ in range(3)]
+        states = [start(player, daily) for player in players]
+        sockets = contextlib.ExitStack()
+        for _ in range(3):
+            sockets.enter_context(watch(server, daily)).recv(timeout=5)  # the snapshot
+        for player, state in zip(players, states, strict=True):
+            sockets.enter_context(
+                connect(
+                    server.ws_url(f"/ws/play/{state['id']}/"),
+                    additional_headers=ws_headers(server, player.token),
+                    open_timeout=10,
+                )
+            ).recv(timeout=5)  # the state
+        before = len(server.log().splitlines())
+
+        own.stop()
+        for _ in range(4):
+            states = [play(p, s, 1) for p, s in zip(players, states, strict=True)]
+            for player in players:
+                board_ranks(player, daily)
+            refused: list[str] = []
+            with contextlib.suppress(AssertionError):
+                watch_like_a_browser(server, daily, refused, tries=2)[0].close()
+        wait_until(lambda: "Redis unreachable" in server.log(), timeout=10, what="the outage")
+        own = RedisServer(own.port).start()
+        wait_until(lambda: "Redis reachable again" in server.log(), timeout=30, what="the recovery")
+        sockets.close()
+
+        outage = server.log().splitlines()[before:]
+        print("\n".join(outage))
+        assert sum("Redis unreachable" in line for line in outage) == 1
+        assert sum("Redis reachable again" in line for line in outage) == 1
+        held = int(re.search(r"\((\d+) errors held back", "\n".join(outage)).group(1))
+        assert held > 10  # what used to be written line by line
+        assert not any("Traceback" in line for line in outage)
+        assert len(outage) < 10
     finally:
         own.stop()

@@ -180,10 +180,14 @@ def test_solve_deal_has_soft_and_hard_time_limits():
     assert ensure_dailies.soft_time_limit < ensure_dailies.time_limit <= 3600
 
 
-@pytest.mark.parametrize("task", [tasks.solve_deal, tasks.prove_deal_par], ids=lambda t: t.name)
+@pytest.mark.parametrize(
+    "task",
+    [tasks.solve_deal, tasks.prove_deal_par, tasks.check_perfection],
+    ids=lambda t: t.name,
+)
 def test_the_solver_tasks_are_sent_again_when_their_process_dies(task):
     # The live test kills a pool process during solve_deal (faults/test_worker_killed.py); the
-    # par proof, on the same queue, needs the same options.
+    # other jobs of the same queue need the same options.
     assert task.acks_late and task.reject_on_worker_lost and task.retry_on_worker_lost
     assert 1 <= task.max_retries <= 3 and task.default_retry_delay <= 5
     assert task.time_limit == tasks.HARD_LIMIT
