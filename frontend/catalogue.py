@@ -27,6 +27,55 @@ def plural_forms(form: Callable[[int], str]) -> dict[str, str]:
     return {category: form(n) for category, n in PLURAL_SAMPLES.items()}
 
 
+def refusal_sentences() -> dict[str, str]:
+    """A sentence per reason an illegal move is refused (`games.engine.errors.REFUSALS`), keyed
+    `refusal_<reason>`, its placeholders the refusal's facts in words
+    (frontend/static/frontend/game/refusal.js); and the words those facts need."""
+    return {
+        "refusal_stock_empty": _("The stock is empty, and there is no redeal."),
+        "refusal_pile_empty": _("{place}: empty, nothing to take."),
+        "refusal_foundation_empty": _(
+            "{card} cannot go to its foundation yet: the {suit} foundation starts with the ace."
+        ),
+        "refusal_foundation_next": _(
+            "{card} cannot go to its foundation yet: the {suit} foundation takes the {rank} next."
+        ),
+        "refusal_foundation_start": _(
+            "{card} cannot start a foundation: the first card on an ace is a two (building up) "
+            "or a king (building down)."
+        ),
+        "refusal_column_takes": _("{card} cannot go on {onto}: only a {colour} {rank} goes there."),
+        "refusal_nothing_on_ace": _("Nothing goes on an ace ({onto})."),
+        "refusal_empty_takes_king": _("{place} is empty: only a king goes there, not {card}."),
+        "refusal_no_run": _(
+            "No face-up run of {place} starts with the {colour} {rank} that {onto} needs."
+        ),
+        "refusal_no_king_run": _(
+            "No run of {place} starts with a king, and empty {to} takes only a king."
+        ),
+        "refusal_row_takes": _(
+            "{card} cannot go on {onto}: only the {ranks} of its suit goes there."
+        ),
+        "refusal_cellar_full": _("The cellar already holds {card}: it takes one card."),
+        "refusal_cellar_locked": _("{card} stays in the cellar until an auxiliary row is empty."),
+        "refusal_aux_to_foundation": _(
+            "A card of {place} reaches a foundation only through a main row or the cellar."
+        ),
+        "refusal_never_placed": _("{place}: no card is ever placed there."),
+        "refusal_stock_to_waste_only": _("The stock deals only to the waste."),
+        "refusal_foundation_to_tableau_only": _("A foundation card goes back only to a column."),
+        "refusal_same_pile": _("A card cannot go back where it is ({place})."),
+        "refusal_nothing_to_undo": _("There is no move to undo."),
+        "refusal_not_top": _("{card} is covered: only a pile's top card goes to a foundation."),
+        "refusal_other": _("That move is not allowed here."),
+        "refusal_or": _(" or "),
+        "colour_red": _("red"),
+        "colour_black": _("black"),
+        "direction_up": _("up"),
+        "direction_down": _("down"),
+    }
+
+
 def frontend_strings(request: Any = None) -> dict[str, Any]:
     """The play page's catalogue (the keys of frontend/static/frontend/game/strings.js) in the
     active language: the request's, which the page view has switched on. Card and pile words are
@@ -188,4 +237,5 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "pile_foundations": pgettext("pile, in a sentence", "foundations"),
         "pile_suit_foundation": pgettext("pile, in a sentence", "{suit} foundation"),
         "pile_cellar": pgettext("pile, in a sentence", "cellar"),
+        **refusal_sentences(),
     }

@@ -115,3 +115,47 @@ def test_the_board_counters_and_feed_follow_the_live_events(e2e_page, live_serve
         ["Eve won in 84 moves", "Di: 1 card on the foundations after 1 move"]
     )
     expect(page.locator("#board-total")).to_have_text("2 players on the board")
+
+
+# Words of the English refusal sentences; a French one shares none of them.
+ENGLISH_WORDS = re.compile(
+    r"\b(cannot|can't|goes?|its|yet|the|starts?|with|only|there|empty|takes?|nothing|card|"
+    r"foundation|column|reserve|waste|stock|hearts|spades|clubs|diamonds|rule|allowed|here)\b",
+    re.IGNORECASE,
+)
+
+
+def a_card_with_no_foundation_move(page: Any, base_url: str) -> Any:
+    """The top card of Munger's reserve, or of a column, whose foundation move is not listed."""
+    attempt = page.locator("#board").get_attribute("data-attempt")
+    state = page.request.get(f"{base_url}/api/attempts/{attempt}/").json()
+    listed = set(state["legal"])
+    for pile in ("R", *(f"T{k}" for k in range(1, 8))):
+        if f"{pile}>F" not in listed:
+            return page.locator(f'[data-pile="{pile}"] [data-card]').last
+    raise AssertionError("every top card could go to a foundation")
+
+
+@pytest.mark.parametrize(
+    ("locale", "foundation_word"), [("fr-FR", "fondation"), ("ru-RU", "баз")], ids=["fr", "ru"]
+)
+def test_a_refusal_is_said_in_the_pages_language_with_no_english_word(
+    browser, live_server_url, dailies, locale, foundation_word
+):
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=locale)
+    try:
+        page = context.new_page()
+        open_play(page, live_server_url, "munger")
+        card = a_card_with_no_foundation_move(page, live_server_url)
+        # A double-click sends a card to its foundation; this one cannot go: the server's
+        # refusal is said as a sentence of the page's language.
+        card.dblclick(position={"x": 20, "y": 6})
+        status = page.get_by_test_id("status")
+        expect(status).to_contain_text(foundation_word)
+        text = status.inner_text()
+        assert not ENGLISH_WORDS.search(text), text
+        if locale.startswith("ru"):
+            assert not re.search(r"[A-Za-z]", text), text
+        expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+    finally:
+        context.close()

@@ -251,3 +251,24 @@ def test_the_compiled_catalogues_are_up_to_date(language):
     mo = {key: value for key, value in compiled(language).items() if key != ""}
 
     assert mo == po_translations(language), "run manage.py compilemessages and commit the .mo"
+
+
+# -- refusals -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", SITE_LANGUAGE_CODES)
+def test_every_refusal_the_engine_can_raise_has_a_sentence(language):
+    """Each code of `REFUSALS` (tests/engine/test_refusals.py meets every one in play) has a
+    sentence in every language, translated, whose placeholders are among the code's facts
+    (game/refusal.js fills them in words)."""
+    from games.engine.errors import REFUSALS
+
+    words, english = catalogue(language), catalogue("en")
+    for code, facts in REFUSALS.items():
+        sentence = words.get(f"refusal_{code}")
+        assert sentence, (language, code)
+        assert set(PLACEHOLDER.findall(sentence)) <= set(facts) | {"direction"}, (code, sentence)
+        if language != "en":
+            assert sentence != english[f"refusal_{code}"], (language, code)
+    for colour in ("red", "black"):
+        assert words[f"colour_{colour}"]

@@ -20,6 +20,7 @@ from games.api import throttles
 from games.api.parsers import BoundedJSONParser
 from games.engine import game_class, replay
 from games.engine.cards import TEXT
+from games.engine.errors import REFUSALS
 from games.errors import TooLarge
 from games.identity import COOKIE_NAME
 from games.models import Attempt, Player
@@ -282,6 +283,8 @@ def test_an_illegal_move_is_422_with_the_reason_and_the_legal_moves(alice_client
     body = assert_error(response, 422, "illegal_move")
     assert illegal in body["detail"]
     assert body["legal"] == state["legal"]
+    # Why, as data: the engine's reason code and its facts, for a sentence in any language.
+    assert body["reason"] in REFUSALS and set(body["facts"]) >= set(REFUSALS[body["reason"]])
     assert stored(alice_playing) == before
 
 

@@ -10,6 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
+from games.engine.errors import REFUSALS
 from games.identity import COOKIE_NAME
 from games.models import Attempt
 from realtime import pushes as live
@@ -157,6 +158,7 @@ async def test_bad_moves_are_errors_that_change_nothing():
         0,
     )
     assert refused["code"] == "illegal_move" and "rule" in refused["detail"]
+    assert refused["reason"] in REFUSALS and isinstance(refused["facts"], dict)
     assert malformed["code"] == "malformed_move"
     assert not_json["code"] == "malformed"
     assert await stored(attempt.pk) == ([], 0)

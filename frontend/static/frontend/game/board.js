@@ -3,7 +3,7 @@
 // sent to the server, whose reason is shown. The table (table.js) draws; input.js listens.
 
 import { movesFrom } from "./moves.js";
-import { cardName, pileName, placeName, t } from "./strings.js";
+import { capitalise, cardName, pileName, placeName, t } from "./strings.js";
 import { Table } from "./table.js";
 
 const DOUBLE_TAP_MS = 400;
@@ -126,13 +126,16 @@ export class Board {
     this.activate(pile, card, { byKeyboard: false });
   }
 
-  // Double-click / double-tap: the card goes to its foundation when that move is listed.
+  // Double-click / double-tap: the card goes to its foundation when that move is listed;
+  // otherwise the move is sent all the same, and the server's refusal says why it cannot go.
   toFoundation(pile, card) {
     const src = pile.dataset.name;
     const move = this.play.moves.find((m) => m.src === src && m.dst === "F" && m.card === card.dataset.card);
-    if (!move) return false;
     this.clearSelection();
-    this.play.move(move.token, { card: move.card, src, dst: "F" });
+    const cards = this.table.cardsOf(pile);
+    if (move) this.play.move(move.token, { card: move.card, src, dst: "F" });
+    else if (cards[cards.length - 1] !== card) this.say(capitalise(t("refusal_not_top", { card: cardName(card.dataset.card) })));
+    else this.play.move(`${src}>F`, { card: card.dataset.card, src, dst: "F" });
     return true;
   }
 

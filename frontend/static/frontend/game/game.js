@@ -7,6 +7,7 @@ import { ApiError } from "../common/http.js";
 import { api } from "./api.js";
 import { describeMove } from "./describe.js";
 import { movesOf } from "./moves.js";
+import { refusalText } from "./refusal.js";
 import { PlaySocket } from "./socket.js";
 import { capitalise, t } from "./strings.js";
 
@@ -199,7 +200,7 @@ export class Game {
 // What to tell a person of a failed request.
 export function errorText(error) {
   const code = error && error.code;
-  if (code === "illegal_move") return (error.body && error.body.detail) || error.message;
+  if (code === "illegal_move") return refusalText(error.body);
   if (code === "throttled" || code === "rate_limited") return t("throttled");
   if (code === "network") return t("network");
   if (error && error.body && error.body.detail) return error.body.detail;
