@@ -293,6 +293,15 @@ def _add_month(day: dt.date, months: int) -> dt.date:
     return dt.date(index // 12, index % 12 + 1, 1)
 
 
+def observed_info(observed: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the archive shows of how a closed day went (`DailyChallenge.observed`, recorded at
+    the day's end): how many played it ranked and the share of them who won, beside the
+    solver's predicted difficulty. None before the day's end, or when nobody played."""
+    if not observed or not observed.get("players") or observed.get("win_rate") is None:
+        return None
+    return {"players": observed["players"], "rate": f"{round(100 * observed['win_rate'])}%"}
+
+
 @require_safe
 @localized
 def archive(request: HttpRequest) -> HttpResponse:
@@ -314,6 +323,8 @@ def archive(request: HttpRequest) -> HttpResponse:
                 "game": GAME_PAGES.get(daily.game),
                 "slug": daily.game,
                 "result": result_info(results.get(daily.pk)),
+                "predicted": daily.deal.difficulty,
+                "observed": observed_info(daily.observed),
             }
         )
     days = []

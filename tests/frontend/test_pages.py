@@ -379,6 +379,26 @@ def test_archive_shows_the_players_results(client, yesterday_dailies):
     assert "Resigned" in html
 
 
+def test_archive_shows_predicted_beside_observed_difficulty(client, yesterday_dailies):
+    closed = yesterday_dailies["munger"]
+    closed.observed = {
+        "players": 12,
+        "winners": 7,
+        "win_rate": 0.5833,
+        "median_moves_over_par": 4,
+        "median_seconds": 300.0,
+    }
+    closed.save(update_fields=["observed"])
+    month = (clock.today() - dt.timedelta(days=1)).strftime("%Y-%m")
+
+    html = client.get("/archive/", {"month": month}).content.decode()
+
+    munger = f"Difficulty: predicted {closed.deal.difficulty}/5; observed: 58% of 12 won"
+    assert munger in html
+    open_day = yesterday_dailies["masterpiece"]  # not closed yet: the prediction alone
+    assert f"Difficulty: predicted {open_day.deal.difficulty}/5</span>" in html
+
+
 def test_archive_months_link_to_each_other(client, db):
     first = clock.today().replace(day=1)
     earlier = (first - dt.timedelta(days=40)).replace(day=1)
