@@ -89,8 +89,8 @@ def review_of(attempt: Attempt) -> str:
 
 
 def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
-    """An attempt's result as the pages show it: status in words and as a mark, moves, cards
-    on the foundations, and what the review says."""
+    """An attempt's result as the pages show it: status in words and as a mark, moves and the
+    undos among them, cards on the foundations, and what the review says."""
     if attempt is None:
         return None
     return {
@@ -98,6 +98,7 @@ def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
         "word": STATUS_WORDS[Attempt.Status(attempt.status)],
         "mark": STATUS_MARKS[Attempt.Status(attempt.status)],
         "moves": attempt.move_count,
+        "undos": attempt.undos,
         "foundation_cards": attempt.foundation_cards,
         "ranked": attempt.ranked,
         "review": review_of(attempt),

@@ -142,11 +142,11 @@ class AttemptAdmin(DisqualifyAdmin):
             " ".join(attempt.moves),
         )
 
-    @admin.display(description="time (server)")
+    @admin.display(description="time (server, ranked)")
     def duration(self, attempt: Attempt) -> str:
         if attempt.finished_at is None:
             return "—"
-        seconds = int((attempt.finished_at - attempt.started_at).total_seconds())
+        seconds = int(attempt.play_seconds())
         return f"{seconds // 60} min {seconds % 60:02d} s"
 
     @admin.display(description="deal string")

@@ -79,7 +79,18 @@ def test_the_board_counters_and_feed_follow_the_live_events(e2e_page, live_serve
     socket = board_with_a_fake_socket(page, live_server_url, dailies["munger"]["date"])
     di = {"player": "Di", "moves": 1, "foundation_cards": 1, "status": "playing"}
     eve = {"player": "Eve", "moves": 84, "foundation_cards": 52, "status": "won"}
-    board = {"top": [], "total": 2}
+    eve_row = {
+        "rank": 1,
+        "player": "Eve",
+        "attempt_id": 7,
+        "status": "won",
+        "moves": 84,
+        "undos": 2,
+        "seconds": 300,
+        "foundation_cards": 52,
+        "finished_at": None,
+    }
+    board = {"top": [eve_row], "total": 2}
     socket.send(
         json.dumps(
             {
@@ -115,6 +126,8 @@ def test_the_board_counters_and_feed_follow_the_live_events(e2e_page, live_serve
         ["Eve won in 84 moves", "Di: 1 card on the foundations after 1 move"]
     )
     expect(page.locator("#board-total")).to_have_text("2 players on the board")
+    # A row shows the undos among its moves.
+    expect(page.get_by_test_id("row-undos")).to_have_text("· 2 undos")
 
 
 # Words of the English refusal sentences; a French one shares none of them.

@@ -93,6 +93,18 @@ def test_home_shows_the_players_result_and_no_name_prompt(client, dailies):
     assert "0 moves" in html
 
 
+def test_the_undos_are_shown_with_the_moves_on_home_and_my_stats(client, dailies):
+    alice = factories.player("alice")
+    attempt, _ = services.attempt_start(player=alice, daily=dailies["munger"])
+    for seq, move in enumerate(["S>W", "U", "S>W"]):
+        services.attempt_play(attempt_id=attempt.pk, player=alice, seq=seq, move=move)
+    as_player(client, alice)
+
+    assert re.search(r"3 moves\s*, 1 undo\b", client.get("/").content.decode())
+    services.attempt_resign(attempt_id=attempt.pk, player=alice)
+    assert re.search(r">3\s*, 1 undo\s*<", client.get("/me/").content.decode())
+
+
 def finished_attempt(player: Player, daily, **fields) -> Attempt:
     """The player's ranked attempt at `daily`, marked won and verified, with `fields` on top."""
     attempt, _ = services.attempt_start(player=player, daily=daily)
