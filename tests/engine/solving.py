@@ -27,7 +27,7 @@ def exact_distance(game: Game, mode: str, node_limit: int = 2_000_000) -> int | 
     no line wins. Fails if the search does not finish."""
     outcome = best_first(rules_for(game, mode), Budget(None, node_limit), weight=1)
     assert outcome.exhausted, "the exact search should finish on this position"
-    return len(outcome.line) if outcome.line else None
+    return len(outcome.line) if outcome.status == "solved" else None  # a won position: 0
 
 
 def winnable(game: Game, mode: str, node_limit: int = 2_000_000) -> bool:

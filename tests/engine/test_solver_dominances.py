@@ -252,6 +252,36 @@ def test_every_position_seen_as_dead_in_a_real_search_is_lost(seed: int) -> None
         assert decide(oracle, Budget(60), start=state).status == "unsolvable"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [6, 10])
+def test_the_munger_caches_answer_as_a_fresh_computation_does(seed: int) -> None:
+    # The key's columns part and the dead test's column facts are kept by columns: along a
+    # real search, each answer equals that of rules that never saw another state.
+    game = Munger.from_seed(seed)
+    rules = rules_for(game, DECIDE)
+    states = []
+    children = rules.children
+
+    def kept(state: object) -> list:
+        found = children(state)  # type: ignore[arg-type]
+        states.extend(child for _, child, _ in found)
+        return found
+
+    rules.children = kept  # type: ignore[method-assign]
+    decide(rules, Budget(None, node_limit=3000))
+    assert len(states) >= 1000
+    verdicts = set()
+    for state in states[::10]:
+        fresh = rules_for(game, DECIDE)
+        columns, tail = state
+        assert rules.key(state) == b"\xff".join([*sorted(twin_normal(columns)), tail])
+        assert rules.key(state) == fresh.key(state)
+        verdicts.add(rules.dead(state))
+        assert rules.dead(state) == fresh.dead(state)
+        assert rules.steps(state) == fresh.steps(state)
+    assert verdicts == {True, False}
+
+
 # -- Masterpiece ---------------------------------------------------------------------------
 
 

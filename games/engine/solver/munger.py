@@ -121,6 +121,21 @@ def safe(card: int, tail: bytes) -> bool:
     return tail[a] >= rank - 1 and tail[b] >= rank - 1 and tail[SAME_COLOUR[suit]] >= rank - 2
 
 
+#: NEXT_CARDS[foundation counts]: the cards that go on the foundations next (a cache).
+NEXT_CARDS: dict[bytes, frozenset[int]] = {}
+
+
+def next_cards(tail: bytes) -> frozenset[int]:
+    """The cards that can go on their foundations next, given a tail's foundation counts."""
+    counts = tail[:4]
+    cards = NEXT_CARDS.get(counts)
+    if cards is None:
+        cards = NEXT_CARDS[counts] = frozenset(
+            s * 13 + counts[s] for s in range(4) if counts[s] < 13
+        )
+    return cards
+
+
 def run_start(column: bytes) -> int:
     """Index of the lowest card of the face-up run on top of a non-empty column."""
     p = len(column) - 1
@@ -196,6 +211,8 @@ def blocked(cards: bytes) -> int:
     return count
 
 
+#: How many columns' shares of a key `MungerRules.key` keeps.
+COLUMN_KEYS_KEPT = 300_000
 #: How many columns' facts the dead-position test keeps (a cache: states share columns).
 COLUMN_FACTS_KEPT = 200_000
 
@@ -245,6 +262,31 @@ def reserve_facts(reserve: bytes) -> list[tuple[dict[int, int], int]]:
     return out
 
 
+#: Where cards can be placed: card -> the columns whose top it fits.
+Places = dict[int, list[int]]
+
+
+def targets(columns: tuple[bytes, ...]) -> tuple[Places, list[int]]:
+    """Which columns take which card (card -> the columns whose top it fits), and the empty
+    columns."""
+    wanted: Places = {}
+    empties: list[int] = []
+    for j in range(7):
+        column = columns[j]
+        if column:
+            for card in UNDER[column[-1]]:
+                wanted.setdefault(card, []).append(j)
+        else:
+            empties.append(j)
+    return wanted, empties
+
+
+def places(card: int, wanted: Places, kings: list[int]) -> list[int]:
+    """The columns a card can be put on: those whose top it fits, or for a King the empty
+    columns offered (`kings`)."""
+    return kings if RANK[card] == KING else wanted.get(card, NOWHERE)
+
+
 class MungerRules(SolverRules):
     """The solver's view of a Munger position (full knowledge: face-down cards and stock)."""
 
@@ -269,6 +311,9 @@ class MungerRules(SolverRules):
             bytes, tuple[int, int, dict[int, int], dict[int, int], dict[int, int]]
         ] = {}
         self._reserve_facts = reserve_facts(self.reserve)
+        #: The columns' share of the key, by columns (a cache: a search meets the same columns
+        #: again and again, with other tails and by other ways).
+        self._column_keys: dict[tuple[bytes, ...], bytes] = {}
 
     # -- the state ------------------------------------------------------------------------
 
@@ -297,9 +342,14 @@ class MungerRules(SolverRules):
         move back and forth between twin cards are first put on the lower twin (`twin_normal`).
         """
         columns, tail = state
-        if self.reversible:
-            columns = twin_normal(columns)
-        return b"\xff".join([*sorted(columns), tail])
+        known = self._column_keys
+        part = known.get(columns)
+        if part is None:
+            if len(known) >= COLUMN_KEYS_KEPT:
+                known.clear()
+            normal = twin_normal(columns) if self.reversible else columns
+            part = known[columns] = b"\xff".join([*sorted(normal), b""])
+        return part + tail
 
     def won(self, state: State) -> bool:
         tail = state[1]
@@ -327,28 +377,27 @@ class MungerRules(SolverRules):
         reserve = self.reserve
         reversible = self.reversible
         count = 0
+        wanted = next_cards(tail)
         moved = True
         while moved:
             moved = False
             for i in range(7):
                 column = columns[i]
-                if not column:
+                if not column or column[-1] not in wanted:
                     continue
                 card = column[-1]
-                s = SUIT[card]
-                if tail[s] != RANK[card] - 1:
-                    continue
                 if not safe(card, tail):
                     if not reversible:
                         continue
-                    n = len(column)
-                    if n == 1:
+                    if len(column) == 1:
                         if RANK[card] != KING:
                             continue
                     elif column[-2] not in FITS[card]:
                         continue
+                s = SUIT[card]
                 columns = (*columns[:i], _flip(column[:-1]), *columns[i + 1 :])
                 tail = tail[:s] + BYTE[tail[s] + 1] + tail[s + 1 :]
+                wanted = next_cards(tail)
                 count += 1
                 moved = True
                 if tokens is not None:
@@ -356,8 +405,8 @@ class MungerRules(SolverRules):
             left = tail[RES]
             if left:
                 card = reserve[left - 1]
-                s = SUIT[card]
-                if tail[s] == RANK[card] - 1 and safe(card, tail):
+                if card in wanted and safe(card, tail):
+                    s = SUIT[card]
                     tail = (
                         tail[:s]
                         + BYTE[tail[s] + 1]
@@ -365,15 +414,17 @@ class MungerRules(SolverRules):
                         + BYTE[left - 1]
                         + tail[DRAWN:]
                     )
+                    wanted = next_cards(tail)
                     count += 1
                     moved = True
                     if tokens is not None:
                         tokens.append("R>F")
             if len(tail) > WASTE:
                 card = tail[-1]
-                s = SUIT[card]
-                if tail[s] == RANK[card] - 1 and safe(card, tail):
+                if card in wanted and safe(card, tail):
+                    s = SUIT[card]
                     tail = tail[:s] + BYTE[tail[s] + 1] + tail[s + 1 : -1]
+                    wanted = next_cards(tail)
                     count += 1
                     moved = True
                     if tokens is not None:
@@ -469,6 +520,15 @@ class MungerRules(SolverRules):
             cost += tokens
         return columns, tail, cost
 
+    def _run_start(self, column: bytes) -> int:
+        """`run_start` of a non-empty column, kept (a cache: states share their columns)."""
+        start = self._runs.get(column)
+        if start is None:
+            if len(self._runs) >= COLUMN_FACTS_KEPT:
+                self._runs.clear()
+            start = self._runs[column] = run_start(column)
+        return start
+
     @staticmethod
     def _fits_column(card: int, column: bytes) -> bool:
         if column:
@@ -532,36 +592,34 @@ class MungerRules(SolverRules):
 
     def steps(self, state: State) -> list[Step]:
         """Candidate steps, best first: to a foundation, uncovering a card that can go up,
-        revealing a face-down card, emptying a column, the rest; stock steps after; pulling a
-        foundation card down last of all."""
+        revealing a face-down card, emptying a column, drawing to a card that goes up, the
+        rest, other stock steps; pulling a foundation card down last of all."""
         columns, tail = state
+        wanted, empties = targets(columns)
+        kings = empties[:1] if self.symmetric else empties
+        to_foundation, uncover, reveal, empty_column, rest = self._column_steps(
+            columns, tail, wanted, kings
+        )
+        self._reserve_and_waste_steps(tail, wanted, kings, to_foundation, rest)
+        stock_up, stock = self._stock_steps(tail, wanted, kings)
+        pull = self._pull_steps(state, wanted, kings)
+        return to_foundation + uncover + reveal + empty_column + stock_up + rest + stock + pull
+
+    def _column_steps(
+        self, columns: tuple[bytes, ...], tail: bytes, wanted: Places, kings: list[int]
+    ) -> tuple[list[Step], list[Step], list[Step], list[Step], list[Step]]:
+        """The steps from the columns, by kind: to a foundation, uncovering a card that can go
+        up, revealing a face-down card, emptying a column, the rest. When deciding, part of a
+        run moves only to uncover a card that can go up; in every mode but `plain`, a King-led
+        run at the bottom of its column stays there."""
         plain = not self.symmetric
         deciding = self.reversible
-        runs = self._runs
+        run_of = self._run_start
         to_foundation: list[Step] = []
         uncover: list[Step] = []
         reveal: list[Step] = []
         empty_column: list[Step] = []
         rest: list[Step] = []
-        stock_up: list[Step] = []
-        stock: list[Step] = []
-        pull: list[Step] = []
-
-        # Which columns take which card: wanted[card] = columns whose top it fits.
-        wanted: dict[int, list[int]] = {}
-        first_empty = -1
-        empties: list[int] = []
-        for j in range(7):
-            column = columns[j]
-            if column:
-                for card in UNDER[column[-1]]:
-                    wanted.setdefault(card, []).append(j)
-            else:
-                if first_empty < 0:
-                    first_empty = j
-                empties.append(j)
-        king_columns = empties if plain else empties[:1]
-
         for i in range(7):
             column = columns[i]
             if not column:
@@ -569,18 +627,15 @@ class MungerRules(SolverRules):
             card = column[-1]
             if tail[SUIT[card]] == RANK[card] - 1:
                 to_foundation.append((TF, i))
-            start = runs.get(column)
-            if start is None:
-                start = runs[column] = run_start(column)
-            n = len(column)
-            for p in range(start, n):
+            start = run_of(column)
+            for p in range(start, len(column)):
                 card = column[p]
-                targets = wanted.get(card)
+                to = wanted.get(card)
                 if RANK[card] == KING:
                     if p == 0 and not plain:
                         continue  # a King-led run at the bottom gains nothing elsewhere
-                    targets = king_columns
-                if not targets:
+                    to = kings
+                if not to:
                     continue
                 if p > start:
                     under = column[p - 1]
@@ -596,25 +651,41 @@ class MungerRules(SolverRules):
                     out = reveal
                 else:
                     out = rest
-                for j in targets:
+                for j in to:
                     if j != i:
                         out.append((TT, i, j, p))
+        return to_foundation, uncover, reveal, empty_column, rest
 
+    def _reserve_and_waste_steps(
+        self,
+        tail: bytes,
+        wanted: Places,
+        kings: list[int],
+        to_foundation: list[Step],
+        rest: list[Step],
+    ) -> None:
+        """The reserve's and the waste's top card to a foundation or onto a column."""
         left = tail[RES]
         if left:
             card = self.reserve[left - 1]
             if tail[SUIT[card]] == RANK[card] - 1:
                 to_foundation.append((RF,))
-            for j in king_columns if RANK[card] == KING else wanted.get(card, NOWHERE):
+            for j in places(card, wanted, kings):
                 rest.append((RT, j))
         if len(tail) > WASTE:
             card = tail[-1]
             if tail[SUIT[card]] == RANK[card] - 1:
                 to_foundation.append((WF, 0))
-            for j in king_columns if RANK[card] == KING else wanted.get(card, NOWHERE):
+            for j in places(card, wanted, kings):
                 rest.append((WT, 0, j))
 
-        # Draw k cards, then play the new waste top; never bury a card that is safe to go up.
+    def _stock_steps(
+        self, tail: bytes, wanted: Places, kings: list[int]
+    ) -> tuple[list[Step], list[Step]]:
+        """Draw k cards, then play the new waste top: to its foundation, or onto a column.
+        Never draws past a card that is safe to go up (it would bury it)."""
+        stock_up: list[Step] = []
+        stock: list[Step] = []
         drawn = tail[DRAWN]
         stock_cards = self.stock
         for k in range(1, len(stock_cards) - drawn + 1):
@@ -623,10 +694,15 @@ class MungerRules(SolverRules):
                 stock_up.append((WF, k))
                 if self.autos and safe(card, tail):
                     break
-            for j in king_columns if RANK[card] == KING else wanted.get(card, NOWHERE):
+            for j in places(card, wanted, kings):
                 stock.append((WT, k, j))
+        return stock_up, stock
 
-        # Foundation tops back down, unless safe (they would only come back up).
+    def _pull_steps(self, state: State, wanted: Places, kings: list[int]) -> list[Step]:
+        """Foundation tops back down onto a column, unless safe (they would only come back up);
+        when deciding, only together with what covers them (`_cover`)."""
+        tail = state[1]
+        pull: list[Step] = []
         for s in range(4):
             count = tail[s]
             if not count:
@@ -634,15 +710,12 @@ class MungerRules(SolverRules):
             card = s * 13 + count - 1
             if self.autos and safe(card, tail):
                 continue
-            targets = king_columns if RANK[card] == KING else wanted.get(card, NOWHERE)
-            if not deciding:
-                for j in targets:
+            for j in places(card, wanted, kings):
+                if self.reversible:
+                    self._cover(state, card, ((FT, s, j),), j, pull, frozenset((s,)))
+                else:
                     pull.append((FT, s, j))
-                continue
-            for j in targets:
-                self._cover(state, card, ((FT, s, j),), j, pull, frozenset((s,)))
-
-        return to_foundation + uncover + reveal + empty_column + rest + stock_up + stock + pull
+        return pull
 
     def _cover(
         self,
@@ -677,7 +750,7 @@ class MungerRules(SolverRules):
             source = columns[i]
             if i == j or not source:
                 continue
-            for p in range(run_start(source), len(source)):
+            for p in range(self._run_start(source), len(source)):
                 if source[p] in wanted:
                     out.append((SEQ, (*parts, (TT, i, j, -1))))
         left = tail[RES]
@@ -759,7 +832,8 @@ class MungerRules(SolverRules):
         # The talon: the waste, then the stock in drawing order. While `size` of its cards have
         # been drawn, a talon card is on top when every one drawn after it has left.
         talon = [CARD_BIT[c] for c in tail[WASTE:] + self.stock[tail[DRAWN] :]]
-        live = ALL_CARDS & ~up
+        every, lanes, ranks = ALL_CARDS, LANE_ONES, RANKS_MASK  # locals: read in the loops
+        live = every & ~up  # cards that can still leave and have not yet been seen to
         empty = 0 in column_masks
         kings = KING_BITS if empty else 0
         base = carried = top = 0
@@ -774,8 +848,8 @@ class MungerRules(SolverRules):
                 # (it only covers the others): go on drawing.
                 new = talon[size - 1]
                 if not up & new >> 1 | (new & ACES):
-                    black = (top | top >> 48) & RANKS_MASK
-                    red = (top >> 16 | top >> 32) & RANKS_MASK
+                    black = (top | top >> 48) & ranks
+                    red = (top >> 16 | top >> 32) & ranks
                     black >>= 1
                     red >>= 1
                     if not (red | black << 16 | black << 32 | red << 48 | kings) & new:
@@ -787,8 +861,8 @@ class MungerRules(SolverRules):
             while True:
                 before = up, top, base, empty
                 # placeable: cards that fit on a card that can be a column top
-                black = (top | top >> 48) & RANKS_MASK
-                red = (top >> 16 | top >> 32) & RANKS_MASK
+                black = (top | top >> 48) & ranks
+                red = (top >> 16 | top >> 32) & ranks
                 black >>= 1
                 red >>= 1
                 placeable = red | black << 16 | black << 32 | red << 48 | kings
@@ -801,9 +875,11 @@ class MungerRules(SolverRules):
                     # up: per suit, the foundation and the unbroken run of ranks after it that
                     # can be on top of some pile (each lane's lowest clear bit, all at once)
                     reach = up | visible | top
-                    up = (((reach + LANE_ONES) & ~reach) - LANE_ONES) & ALL_CARDS
-                    leaving = visible & (up | placeable) & live & ~base
-                    carrying = ready & placeable & live & ~base & ~leaving
+                    up = (((reach + lanes) & ~reach) - lanes) & every
+                    if up == every:
+                        return False
+                    leaving = visible & (up | placeable) & live
+                    carrying = ready & placeable & live & ~leaving
                     if not leaving | carrying:
                         break
                     while carrying:
@@ -812,6 +888,7 @@ class MungerRules(SolverRules):
                         carried |= runs[bit]
                         leaving |= bit
                     base |= leaving
+                    live &= ~leaving
                     while leaving:
                         bit = leaving & -leaving
                         leaving ^= bit
@@ -821,10 +898,10 @@ class MungerRules(SolverRules):
                             ready |= carriers.get(under_bit, 0)
                 # sitters: cards on which a card that can go up or be placed fits
                 free = up | placeable
-                black = (free | free >> 48) & RANKS_MASK
-                red = (free >> 16 | free >> 32) & RANKS_MASK
-                black = black << 1 & RANKS_MASK
-                red = red << 1 & RANKS_MASK
+                black = (free | free >> 48) & ranks
+                red = (free >> 16 | free >> 32) & ranks
+                black = black << 1 & ranks
+                red = red << 1 & ranks
                 sat = red | black << 16 | black << 32 | red << 48
                 top |= (
                     visible & (in_column | placeable) | up & placeable | (base | carried | up) & sat
@@ -838,6 +915,4 @@ class MungerRules(SolverRules):
                             break
                 if (up, top, base, empty) == before:
                     break
-            if up == ALL_CARDS:
-                return False
-        return up != ALL_CARDS
+        return True
