@@ -212,7 +212,8 @@ def print_row(seed: int, row: dict) -> None:
     s = row["stats"]
     print(
         f"seed {seed:>4} {row['status']:<10} decide {s['seconds_decide']:7.3f} s "
-        f"total {s['seconds']:7.3f} s par {row['par']!s:>4}{'*' if s.get('par_optimal') else ' '} "
+        f"cpu {row['cpu']:7.3f} s total {s['seconds']:7.3f} s "
+        f"par {row['par']!s:>4}{'*' if s.get('par_optimal') else ' '} "
         f"(first {s.get('first_length', '-')}) difficulty {row['difficulty']}"
         + (f" proof {row['proof']}" if "proof" in row else "")
         + (f" hints {[round(h[0], 3) for h in row['hints']]}" if "hints" in row else "")
