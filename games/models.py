@@ -681,3 +681,23 @@ _PLAY_READ: PreparedRead[Attempt] = PreparedRead(
 
 #: The write of every move: all of the attempt's fields.
 _PLAY_WRITE: PreparedUpdate[Attempt] = PreparedUpdate(Attempt)
+
+
+class DifficultyCuts(models.Model):
+    """Cut points between difficulty levels 1..5 of the solver's score, refitted from days
+    players confirmed (`manage.py refit_difficulty --apply`, games/difficulty.py). The newest
+    row of a game is in force; without one, the solver's own (`DIFFICULTY_CUTS` on the game's
+    solver rules class)."""
+
+    game = models.CharField(max_length=16, choices=GameName.choices)
+    cuts = models.JSONField(help_text="Four increasing scores: at or above the k-th, level k+1.")
+    days = models.PositiveIntegerField(help_text="Observed days the fit used.")
+    method = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "-created_at", "-id"]
+        verbose_name_plural = "difficulty cuts"
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} cuts {self.cuts} ({self.days} days)"

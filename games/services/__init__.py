@@ -46,6 +46,7 @@ from games.services.deals import (
     deal_solve,
     deal_store_solution,
     deal_take_spare,
+    difficulty_cuts_apply,
 )
 from games.services.hints import HintAnswer, attempt_hint
 from games.services.players import (
@@ -106,6 +107,8 @@ __all__ = [
     "deal_set_notes",
     "deal_solve",
     "deal_store_solution",
+    "difficulty_cuts_apply",
+    "difficulty_cuts_apply",
     "deal_take_spare",
     "player_create_guest",
     "player_link_user",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -10,10 +11,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 
 from games import clock, signals
+from games.difficulty import LEVELS, METHOD, level_of_stats
 from games.engine import MalformedError, game_class, replay
 from games.engine.solver import SolveResult, prove_par, solve
 from games.errors import Conflict, Malformed
-from games.models import DailyChallenge, Deal, seed_text
+from games.models import DailyChallenge, Deal, DifficultyCuts, seed_text
 from games.selectors import game_check
 
 DEFAULT_SOLVE_SECONDS = 60
@@ -145,7 +147,9 @@ def deal_store_solution(*, deal_id: int, result: Any) -> Deal:
         deal.solver_status = status
         deal.certificate = certificate
         deal.par = len(certificate) if certificate else None
-        deal.difficulty = result.difficulty if certificate else None
+        deal.difficulty = (
+            level_of_stats(deal.game, result.stats, result.difficulty) if certificate else None
+        )
         deal.solver_stats = result.stats
         deal.solved_at = clock.now()
         deal.par_optimal = bool(result.stats.get("par_optimal")) if certificate else None
@@ -257,3 +261,24 @@ def deal_take_spare(*, game: str) -> Deal | None:
         deal.notes = f"{deal.notes}\n{TAKEN_NOTE}".strip()
         deal.save(update_fields=["dealt_by_scheduler", "notes"])
         return deal
+
+
+def difficulty_cuts_apply(*, game: str, cuts: Sequence[float], days: int) -> DifficultyCuts:
+    """Put refitted cut points in force for `game` (games/difficulty.py): stored as the newest
+    `DifficultyCuts`, then every solved deal not yet scheduled is rated again with them, so the
+    scheduler's pool follows at once. Scheduled dailies keep the difficulty they were shown
+    with."""
+    cuts = [float(cut) for cut in cuts]
+    if len(cuts) != LEVELS - 1 or cuts != sorted(cuts):
+        raise Malformed(f"Cut points are {LEVELS - 1} increasing scores.", code="bad_cuts")
+    with transaction.atomic():
+        row = DifficultyCuts.objects.create(game=game, cuts=cuts, days=days, method=METHOD)
+        pool = Deal.objects.select_for_update().filter(
+            game=game, solver_status=Deal.SolverStatus.SOLVED, dailies__isnull=True
+        )
+        for deal in pool:
+            level = level_of_stats(game, deal.solver_stats or {}, deal.difficulty)
+            if level != deal.difficulty:
+                deal.difficulty = level
+                deal.save(update_fields=["difficulty"])
+    return row
