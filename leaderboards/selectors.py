@@ -156,19 +156,20 @@ def playing_now(*, daily: DailyChallenge) -> int:
 
 
 def race_feed(*, daily: DailyChallenge, limit: int = 20) -> list[Row]:
-    """The latest moving attempts of the daily, newest move first: player, moves, cards on
-    foundations and status (never a card)."""
+    """The latest moving attempts of the daily, newest move first: player, moves (and the
+    undos among them), cards on foundations and status (never a card)."""
     moving = (
         Attempt.objects.filter(daily=daily)
         .on_board()
         .started()
         .order_by("-last_move_at", "-pk")
-        .values("player__display_name", "move_count", "foundation_cards", "status")
+        .values("player__display_name", "move_count", "undo_count", "foundation_cards", "status")
     )
     return [
         {
             "player": a["player__display_name"],
             "moves": a["move_count"],
+            "undos": a["undo_count"] or 0,
             "foundation_cards": a["foundation_cards"],
             "status": a["status"],
         }

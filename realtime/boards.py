@@ -13,7 +13,7 @@ for all, and the channel layer carries the event to watchers in every process. W
 (the embedded default: one process) they live in memory.
 
 An event: `{"type": "update", "version": v, "board": {"top": [rows], "total": n},
-"playing_now": n, "counts": {"players", "winners"}, "feed": [{"player", "moves",
+"playing_now": n, "counts": {"players", "winners"}, "feed": [{"player", "moves", "undos",
 "foundation_cards", "status"}]}` — never a card.
 Versions grow by one per event of a daily; the last `EVENT_LOG` events are kept, so a watcher
 that reconnects with the last version it saw gets what it missed, or a snapshot when that is
@@ -179,6 +179,7 @@ def _feed_rows(attempts: Any) -> list[dict[str, Any]]:
         {
             "player": a.player.display_name,
             "moves": a.move_count,
+            "undos": a.undos,
             "foundation_cards": a.foundation_cards,
             "status": a.status,
         }

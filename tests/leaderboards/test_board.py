@@ -151,8 +151,8 @@ def test_playing_now_and_the_race_feed(backend, today_daily, travel) -> None:
     assert selectors.playing_now(daily=today_daily) == 1
     feed = selectors.race_feed(daily=today_daily, limit=2)
     assert feed == [
-        {"player": "recent", "moves": 12, "foundation_cards": 15, "status": "playing"},
-        {"player": "old", "moves": 7, "foundation_cards": 9, "status": "playing"},
+        {"player": "recent", "moves": 12, "undos": 0, "foundation_cards": 15, "status": "playing"},
+        {"player": "old", "moves": 7, "undos": 0, "foundation_cards": 9, "status": "playing"},
     ]
     assert len(selectors.race_feed(daily=today_daily)) == 3
     travel(NOON + dt.timedelta(minutes=2))

@@ -170,6 +170,7 @@ async def test_a_move_reaches_the_days_watchers_and_no_one_else(flusher):
         {
             "player": "alice",
             "moves": 1,
+            "undos": 0,
             "foundation_cards": event["feed"][0]["foundation_cards"],
             "status": "playing",
         }

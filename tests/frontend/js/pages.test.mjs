@@ -28,11 +28,13 @@ test("a feed line says one card and one move in the singular, in each language's
       feed_progress: "{player}: {cards} on the foundations after {moves}",
       n_moves: { one: "{n} move", other: "{n} moves" },
       n_cards: { one: "{n} card", other: "{n} cards" },
+      undos_note: { one: "{n} undo", other: "{n} undos" },
     },
     "en",
   );
   assert.equal(feedLine({ player: "Ann", moves: 1, foundation_cards: 1, status: "playing" }, t), "Ann: 1 card on the foundations after 1 move");
   assert.equal(feedLine({ player: "Ben", moves: 84, foundation_cards: 52, status: "won" }, t), "Ben won in 84 moves");
+  assert.equal(feedLine({ player: "Cy", moves: 90, undos: 1, foundation_cards: 52, status: "won" }, t), "Cy won in 90 moves, 1 undo");
   useCatalogue(
     {
       feed_progress: "{player}: {cards} в домах после {moves}",

@@ -130,7 +130,7 @@ function addFeed(items, { replace = false } = {}) {
   }
   // Items come newest first: prepended oldest first, the newest ends on top.
   for (const item of [...items].reverse()) {
-    const key = `${item.moves}:${item.foundation_cards}:${item.status}`;
+    const key = `${item.moves}:${item.undos}:${item.foundation_cards}:${item.status}`;
     if (feedSeen.get(item.player) === key) continue;
     feedSeen.set(item.player, key);
     feed.prepend(el("li", { className: `feed-${item.status || "playing"}`, testid: "feed-line", text: feedLine(item, t) }));

@@ -21,10 +21,11 @@ export function gapBefore(previous, row, counts) {
   return Boolean(previous) && row.rank > previous.rank + counts.get(previous.rank);
 }
 
-// A line of the race feed in words: "Ann won in 84 moves", "Bob: 1 card on the foundations
-// after 3 moves" (`t` is the page's catalogue, plural forms included).
+// A line of the race feed in words: "Ann won in 84 moves, 2 undos", "Bob: 1 card on the
+// foundations after 3 moves" (`t` is the page's catalogue, plural forms included).
 export function feedLine(item, t) {
-  const moves = t("n_moves", { n: item.moves ?? 0 });
+  let moves = t("n_moves", { n: item.moves ?? 0 });
+  if (item.undos) moves = `${moves}, ${t("undos_note", { n: item.undos })}`;
   const cards = t("n_cards", { n: item.foundation_cards ?? 0 });
   return t(item.status === "won" ? "feed_won" : "feed_progress", { player: item.player, moves, cards });
 }
