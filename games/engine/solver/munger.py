@@ -217,11 +217,15 @@ COLUMN_KEYS_KEPT = 300_000
 COLUMN_FACTS_KEPT = 200_000
 
 
-def column_facts(column: bytes) -> tuple[int, int, dict[int, int], dict[int, int], dict[int, int]]:
+#: What the dead-position test reads off a column (`column_facts`).
+ColumnFacts = tuple[int, int, dict[int, int], dict[int, int], dict[int, int], int]
+
+
+def column_facts(column: bytes) -> ColumnFacts:
     """What the dead-position test reads off a non-empty column: its top card's bit, the bits
     of all its cards, and per card bit the card under it (`below`), the run above it that it
     could carry (`runs`, face-up cards only) and, per run top, the cards whose run ends there
-    (`carriers`)."""
+    (`carriers`); last, the cards whose run ends at the top (they can carry it now)."""
     raw = column[-1]
     bit = top_bit = mask = CARD_BIT[raw]
     below: dict[int, int] = {}
@@ -245,7 +249,7 @@ def column_facts(column: bytes) -> tuple[int, int, dict[int, int], dict[int, int
         if run and raw < HIDDEN:
             runs[bit] = run
             carriers[run_top] = carriers.get(run_top, 0) | bit
-    return top_bit, mask, below, runs, carriers
+    return top_bit, mask, below, runs, carriers, carriers.get(top_bit, 0)
 
 
 def reserve_facts(reserve: bytes) -> list[tuple[dict[int, int], int]]:
@@ -307,9 +311,7 @@ class MungerRules(SolverRules):
         self.symmetric = mode != PLAIN
         self.autos = mode != PLAIN
         self._runs: dict[bytes, int] = {}
-        self._column_facts: dict[
-            bytes, tuple[int, int, dict[int, int], dict[int, int], dict[int, int]]
-        ] = {}
+        self._column_facts: dict[bytes, ColumnFacts] = {}
         self._reserve_facts = reserve_facts(self.reserve)
         #: The columns' share of the key, by columns (a cache: a search meets the same columns
         #: again and again, with other tails and by other ways).
@@ -809,6 +811,7 @@ class MungerRules(SolverRules):
         # once (`column_facts`): states share most of their columns.
         runs: dict[int, int] = {}
         carriers: dict[int, int] = {}
+        ready = 0  # cards whose run's top is exposed (a column top, at first)
         known = self._column_facts
         for column in columns:
             if not column:
@@ -819,8 +822,9 @@ class MungerRules(SolverRules):
                 if len(known) >= COLUMN_FACTS_KEPT:
                     known.clear()
                 facts = known[column] = column_facts(column)
-            top_bit, mask, column_below, column_runs, column_carriers = facts
+            top_bit, mask, column_below, column_runs, column_carriers, column_ready = facts
             exposed |= top_bit
+            ready |= column_ready
             in_column |= mask
             column_masks.append(mask)
             below.update(column_below)
@@ -837,10 +841,6 @@ class MungerRules(SolverRules):
         empty = 0 in column_masks
         kings = KING_BITS if empty else 0
         base = carried = top = 0
-        ready = 0  # cards whose run's top is exposed
-        for run_top, cards in carriers.items():
-            if run_top & exposed:
-                ready |= cards
         first = len(tail) - WASTE
         for size in range(first, len(talon) + 1):
             if size > first:
