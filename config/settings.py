@@ -533,6 +533,13 @@ SPECTACULAR_SETTINGS = {
         "RaceStatusEnum": "races.models.Race.Status",
         "RacerStatusEnum": "races.models.RACER_STATUSES",
     },
+    # PATCH /api/players/me/ takes the whole body (its one field is required), as POST does.
+    "COMPONENT_SPLIT_PATCH": False,
+    # Request bodies refuse unknown fields, and the schema says so.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.openapi.strict_request_bodies",
+    ],
 }
 
 # --- HTTPS and browser security headers -----------------------------------------------------------

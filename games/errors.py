@@ -33,8 +33,20 @@ class Forbidden(ServiceError):
     status, code = 403, "forbidden"
 
 
+class Unauthorized(ServiceError):
+    """The credentials given do not name an account (a login's wrong password)."""
+
+    status, code = 401, "unauthorized"
+
+
 class NotFound(ServiceError):
     status, code = 404, "not_found"
+
+
+def attempt_not_found() -> NotFound:
+    """An attempt that does not exist, or is another player's: the same answer for both, so
+    that nobody learns which attempt ids exist."""
+    return NotFound("You have no attempt with that id.", code="attempt_not_found")
 
 
 class Conflict(ServiceError):

@@ -7,8 +7,14 @@ letters of another script that look like Latin ones (Cyrillic "ѕ", Greek "Ο") 
 The key is unique in the database, so "Alice", "ALICE" and "Аlice" (Cyrillic A) cannot all exist.
 
 A name mixing scripts ("Gueѕt" with a Cyrillic s) is refused outright: it has no honest use and
-is the usual way to imitate someone. Names whose key starts with "guest " are kept for the
-generated names of new players.
+is the usual way to imitate someone. So is a name written in another script whose every letter
+reads as a Latin one ("МАХ" in Cyrillic capitals reads "MAX", `imitates_latin`): it would pass
+for a Latin name that does not exist yet, or, taken first, hold that name; such a name is to
+be written in Latin letters. Names whose letters and digits start with "guest" ("Guest 1",
+"Guest_123456", "guest-1") are kept for the generated names of new players.
+
+The look-alike table is the Unicode confusables data as the `confusable_homoglyphs` library
+ships it (kept up to date with Unicode); this module only chooses how to use it.
 """
 
 from __future__ import annotations
@@ -16,9 +22,10 @@ from __future__ import annotations
 import unicodedata
 from functools import lru_cache
 
-from confusable_homoglyphs import confusables
+from confusable_homoglyphs import categories, confusables
 
 GUEST_PREFIX = "Guest "
+GUEST_WORD = GUEST_PREFIX.strip().casefold()
 
 
 @lru_cache(maxsize=4096)
@@ -36,6 +43,19 @@ def _latin_lookalike(char: str) -> str:
     return char
 
 
+@lru_cache(maxsize=4096)
+def _read_as_latin(char: str) -> str:
+    """The Latin letter that a case-folded `char` or its capital imitates, or `char`: both
+    cases count, so that case twins share a key (Cyrillic "М" looks like "M" while "м" looks
+    like no Latin letter; "К" like "K", "к" like none)."""
+    found = _latin_lookalike(char)
+    if found == char and len(char.upper()) == 1:
+        capital = _latin_lookalike(char.upper())
+        if capital != char.upper():
+            return capital
+    return found
+
+
 def name_key(name: str) -> str:
     """The comparison key of a display name.
 
@@ -43,9 +63,11 @@ def name_key(name: str) -> str:
     True
     >>> name_key("Ѕаѕһа") == name_key("Sasha")  # Cyrillic letters that look Latin
     True
+    >>> name_key("МАХ") == name_key("мах") == name_key("max")  # Cyrillic, either case
+    True
     """
     text = unicodedata.normalize("NFKC", name).casefold()
-    text = "".join(_latin_lookalike(char) for char in text)
+    text = "".join(_read_as_latin(char) for char in text)
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
@@ -59,6 +81,24 @@ def mixes_scripts(name: str) -> bool:
     return bool(confusables.is_mixed_script(unicodedata.normalize("NFKC", name)))
 
 
+def imitates_latin(name: str) -> bool:
+    """True when the name has letters, none of them Latin, and every one reads as a Latin
+    letter (a whole-script look-alike of a Latin name).
+
+    >>> imitates_latin("МАХ"), imitates_latin("Саша"), imitates_latin("José"), imitates_latin("42")
+    (True, False, False, False)
+    """
+    letters = [char for char in unicodedata.normalize("NFKC", name) if char.isalpha()]
+    if not letters or any(categories.alias(char) == "LATIN" for char in letters):
+        return False
+    return all(_latin_lookalike(char).isascii() for char in letters)
+
+
 def is_reserved(key: str) -> bool:
-    """Keys of the generated guest names ("Guest 123456") and their look-alikes."""
-    return key.startswith(GUEST_PREFIX.casefold())
+    """Keys of the generated guest names ("Guest 123456") and their look-alikes: whatever
+    separates "guest" from what follows ("Guest_1", "guest-1", "Guest1").
+
+    >>> [is_reserved(name_key(n)) for n in ("Guest 12", "Guest_123456", "G.uest", "Guesser")]
+    [True, True, True, False]
+    """
+    return "".join(char for char in key if char.isalnum()).startswith(GUEST_WORD)

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 
 from games import clock
 from games.engine import game_class
-from games.errors import Forbidden, NotFound
+from games.errors import NotFound, attempt_not_found
 from games.models import Attempt, DailyChallenge, GameName, Player
 
 
@@ -129,10 +129,8 @@ def attempt_par(attempt: Attempt) -> int | None:
 
 def attempt_get(*, attempt_id: int, player: Player) -> Attempt:
     attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
-    if attempt is None:
-        raise NotFound("There is no such attempt.", code="attempt_not_found")
-    if attempt.player_id != player.pk:
-        raise Forbidden("This attempt is someone else's.", code="not_your_attempt")
+    if attempt is None or attempt.player_id != player.pk:
+        raise attempt_not_found()
     return attempt
 
 

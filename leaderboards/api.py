@@ -16,9 +16,9 @@ from games import names
 from games import selectors as games_selectors
 from games.api import identity
 from games.api.openapi import DATE, E404_DAILY, GAME
-from games.api.serializers import ErrorSerializer, parse_date
+from games.api.serializers import ErrorSerializer, choice_query, int_query, parse_date
 from games.api.views import ApiView
-from games.errors import Malformed, NotFound
+from games.errors import NotFound
 from games.models import GameName, Player
 from leaderboards import selectors
 from leaderboards.serializers import (
@@ -29,6 +29,7 @@ from leaderboards.serializers import (
 )
 
 LIMIT_MAX = 100
+OFFSET_MAX = 10**9
 AROUND_RADIUS = 5
 
 
@@ -39,9 +40,15 @@ def _error(description: str) -> OpenApiResponse:
 E400_QUERY = _error("`invalid`: a query parameter out of range or unknown.")
 
 LIMIT = OpenApiParameter(
-    "limit", OpenApiTypes.INT, description=f"Rows, 1 to {LIMIT_MAX} (default 50)."
+    "limit",
+    {"type": "integer", "minimum": 1, "maximum": LIMIT_MAX},
+    description=f"Rows, 1 to {LIMIT_MAX} (default 50).",
 )
-OFFSET = OpenApiParameter("offset", OpenApiTypes.INT, description="Rows to skip (default 0).")
+OFFSET = OpenApiParameter(
+    "offset",
+    {"type": "integer", "minimum": 0, "maximum": OFFSET_MAX},
+    description="Rows to skip (default 0).",
+)
 AROUND = OpenApiParameter(
     "around",
     OpenApiTypes.STR,
@@ -56,20 +63,8 @@ GAME_QUERY = OpenApiParameter(
 )
 
 
-def _int_query(request: Request, name: str, *, default: int, low: int, high: int) -> int:
-    text = request.query_params.get(name)
-    if text is None or text == "":
-        return default
-    if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
-        raise Malformed(f"{name} is a whole number from {low} to {high}.", code="invalid")
-    return int(text)
-
-
 def _game_query(request: Request) -> str | None:
-    game = request.query_params.get("game") or None
-    if game is not None and game not in GameName.values:
-        raise Malformed(f"game is {' or '.join(GameName.values)}.", code="invalid")
-    return game
+    return choice_query(request.query_params, "game", GameName.values)
 
 
 def _mark(row: dict[str, Any], you: dict[str, Any] | None) -> dict[str, Any]:
@@ -92,11 +87,9 @@ class BoardView(ApiView):
     )
     def get(self, request: Request, game: str, date: str) -> Response:
         daily = games_selectors.daily_get(game=game, date=parse_date(date))
-        limit = _int_query(request, "limit", default=50, low=1, high=LIMIT_MAX)
-        offset = _int_query(request, "offset", default=0, low=0, high=10**9)
-        around = request.query_params.get("around")
-        if around not in (None, "", "me"):
-            raise Malformed("around is `me`.", code="invalid")
+        limit = int_query(request.query_params, "limit", default=50, low=1, high=LIMIT_MAX)
+        offset = int_query(request.query_params, "offset", default=0, low=0, high=OFFSET_MAX)
+        around = choice_query(request.query_params, "around", ["me"])
         player = identity.current_player(request)
         you = selectors.player_row(daily=daily, player=player)
         if around == "me" and you is not None:
@@ -146,7 +139,7 @@ class AllTimeView(ApiView):
     )
     def get(self, request: Request) -> Response:
         game = _game_query(request)
-        limit = _int_query(request, "limit", default=50, low=1, high=LIMIT_MAX)
+        limit = int_query(request.query_params, "limit", default=50, low=1, high=LIMIT_MAX)
         rows = selectors.all_time_board(game=game, limit=limit)
         return Response(AllTimeSerializer({"game": game, "rows": rows}).data)
 

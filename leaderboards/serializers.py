@@ -8,9 +8,11 @@ from games.models import Attempt, GameName
 
 
 class RowSerializer(serializers.Serializer):
+    """One row of a board. It carries no attempt id: the ids of others' attempts are theirs
+    (`you` says which row is yours)."""
+
     rank = serializers.IntegerField(help_text="Competition rank: equal results share one.")
     player = serializers.CharField(help_text="The display name.")
-    attempt_id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Attempt.Status.choices)
     moves = serializers.IntegerField(help_text="Every move counts, undos included.")
     undos = serializers.IntegerField(help_text="How many of the moves were undos.")

@@ -1,7 +1,8 @@
 """The play socket, `ws/play/<attempt_id>/`: the twin of the REST move endpoint.
 
 Only the attempt's player may connect (the same cookie token or session as the REST API; the
-origin is checked by the ASGI router). The first message after connecting is the full state.
+origin is checked by the ASGI router); anyone else is closed with 4404, as for an attempt that
+does not exist. The first message after connecting is the full state.
 Then the client sends, each answered with `{"type": "state", "state": {...}}` (the very state
 the REST API answers) or an error:
 
@@ -17,7 +18,10 @@ the REST API answers) or an error:
   database to every socket of the process does not wait for it
 
 Every other socket of the same attempt (a second tab) receives each new state, whatever path
-made the move (realtime/pushes.py). Budget, heartbeats and errors: realtime/sockets.py.
+made the move (realtime/pushes.py). Budget, heartbeats and errors: realtime/sockets.py; on top of
+the connection's budget, every message that reaches the database counts first in the REST
+API's `moves` counters of the player, the address and the network (`MESSAGES_SCOPE`): one
+budget however many sockets, processes and requests share it.
 
 A socket serves the player it was opened for only while its credentials still name that player:
 when the player's cookie tokens are revoked (logging out, a guest linked to an account), the
@@ -34,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from functools import partial
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -59,16 +64,19 @@ from realtime.sockets import (
 
 logger = logging.getLogger(__name__)
 
+#: The throttle scope of the play socket's messages that reach the database (move, finish,
+#: resign, resync): the REST move endpoints' own (`moves_player`, `moves_ip`, `moves_net`).
+MESSAGES_SCOPE = "moves"
+
 
 @database_sync_to_async
 def _connect(scope: dict[str, Any], attempt_id: int) -> tuple[Player | None, int]:
-    """The player, and 0 to accept, or a close code."""
+    """The player, and 0 to accept, or a close code: 4404 for an attempt that does not exist
+    or is not this player's alike, as the REST API answers 404 for both."""
     player = player_for(user=scope.get("user"), cookies=scope.get("cookies", {})).player
     owner = Attempt.objects.filter(pk=attempt_id).values_list("player_id", flat=True).first()
-    if owner is None:
+    if owner is None or player is None or owner != player.pk:
         return player, CLOSE_NOT_FOUND
-    if player is None or owner != player.pk:
-        return player, CLOSE_FORBIDDEN
     return player, 0
 
 
@@ -141,6 +149,7 @@ class PlayConsumer(JsonSocket):
     player_group: str | None = None
     sent: tuple[int, str] = (-1, "")
     registered_at = 0.0  # monotonic time of the last registration in the attempt's tabs
+    address = ""  # the client's, as games/addresses.py trusts it
 
     async def connect(self) -> None:
         self.attempt_id = int(self.scope["url_route"]["kwargs"]["attempt_id"])
@@ -150,6 +159,7 @@ class PlayConsumer(JsonSocket):
             return
         assert player is not None
         self.player = player
+        self.address = scope_address(self.scope)
         group = pushes.attempt_group(self.attempt_id)
         if not await self.join_group(group):
             await self.refuse(CLOSE_UNAVAILABLE)
@@ -216,20 +226,34 @@ class PlayConsumer(JsonSocket):
 
     async def on_message(self, message: dict[str, Any]) -> None:
         kind = message["type"]
-        if kind == "resync":
-            await self.send_state(await _state(self.attempt_id))
-            return
         if kind == "hint":
             try:
-                answer = await _hint(self.attempt_id, self.player, scope_address(self.scope))
+                answer = await _hint(self.attempt_id, self.player, self.address)
             except ServiceError as exc:
                 answer = error_message(exc.code, exc.detail, **exc.extra)
             await self.send_json(answer)
             return
-        if kind not in ("move", "finish", "resign"):
+        if kind not in ("resync", "move", "finish", "resign"):
             await self.send_json(
                 error_message("malformed", f"Unknown message type {str(kind)[:20]!r}.")
             )
+            return
+        # Counted before any database work, in the REST API's counters of moves (the player's,
+        # the address's and the network's, shared by every socket, process and request): a
+        # refused message costs one cache round trip.
+        wait = await asyncio.to_thread(
+            partial(scope_wait, MESSAGES_SCOPE, player_id=self.player.pk, address=self.address)
+        )
+        if wait:
+            await self.rate_limited(
+                "Too many moves for this player or address, over every socket and the REST "
+                "API; this one was refused.",
+                wait,
+                seq=message.get("seq"),
+            )
+            return
+        if kind == "resync":
+            await self.send_state(await _state(self.attempt_id))
             return
         try:
             state = await _act(kind, self.attempt_id, self.player, message, self.channel_name)

@@ -1,9 +1,14 @@
 """What every WebSocket of the project shares: JSON messages, a message budget, heartbeats.
 
 - Budget: a connection may send `BUDGET_MESSAGES` messages per `BUDGET_SECONDS` (a sliding
-  window). Past it, each message is refused with `{"type": "error", "code": "rate_limited",
-  "retry_after": s}` and counted (`refused`); the connection stays open and usable once the
-  window has moved on.
+  window), checked in memory before the message is even parsed. Past it, each message is
+  refused with `{"type": "error", "code": "rate_limited", "retry_after": s}` and counted
+  (`refused`); the connection stays open and usable once the window has moved on. What a
+  message does beyond that is budgeted where it is done: a play socket's moves count in the
+  player's and the address's REST counters (realtime/play.py).
+- Flooding: a connection refused more than `FLOOD_REFUSALS` times within `BUDGET_SECONDS`
+  (by any budget) does not wait for its answers: it is closed with 4429 and reads nothing
+  more. A client that waits `retry_after` is never closed.
 - Heartbeats: a client sends `{"type": "ping"}` (about every 25 s) and gets `{"type": "pong"}`;
   any message counts as a sign of life. A connection silent for `IDLE_SECONDS` is closed (code
   4408), which also takes it out of its groups. (Under uvicorn, WebSocket pings at the protocol
@@ -36,16 +41,20 @@ BUDGET_SECONDS = 20.0
 IDLE_SECONDS = 60.0
 IDLE_CHECK_SECONDS = 10.0
 MAX_MESSAGE_BYTES = 4096
+FLOOD_REFUSALS = 50
 
 #: Close codes (4000-4999 are the application's). A refused connection is accepted, then
 #: closed with its code (`JsonSocket.refuse`, `refuse_handshake`): closed before the handshake,
 #: it would reach the client as an HTTP 403 and code 1006, like any network failure.
-#: Not yours (or from another site's page): the client stops retrying.
+#: From another site's page, or the player signed out: the client stops retrying.
 CLOSE_FORBIDDEN = 4403
-#: No such attempt, daily or path: the client stops retrying.
+#: No such attempt (or not yours: the same answer), daily or path: the client stops retrying.
 CLOSE_NOT_FOUND = 4404
 #: Silent for too long: the client reconnects.
 CLOSE_IDLE = 4408
+#: Kept sending past its budget without waiting (`FLOOD_REFUSALS`): the client reconnects
+#: later, with backoff.
+CLOSE_FLOODING = 4429
 #: The channel layer (Redis) or the database cannot be reached: the client retries later, as
 #: after any drop.
 CLOSE_UNAVAILABLE = 4503
@@ -104,14 +113,20 @@ class JsonSocket(AsyncWebsocketConsumer):
     call `send_json`."""
 
     budget: Budget
+    #: Times of the refusals of the last `BUDGET_SECONDS` (`rate_limited`).
+    refusals: deque[float]
     #: Set by `refuse`: the connection is being closed, and no message is read any more.
     refused = False
+    #: Refusals within `BUDGET_SECONDS` past which the connection is closed; class data so
+    #: tests can lower it.
+    flood_refusals = FLOOD_REFUSALS
     #: Seconds of silence before the server closes; class data so tests can shorten it.
     idle_seconds = IDLE_SECONDS
     idle_check_seconds = IDLE_CHECK_SECONDS
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
-        self.budget = Budget()
+        self.budget = Budget(BUDGET_MESSAGES, BUDGET_SECONDS)  # read now: tests lower them
+        self.refusals = deque()
         self.last_heard = time.monotonic()
         self._watchdog: asyncio.Task[None] | None = None
         await super().websocket_connect(message)
@@ -171,14 +186,11 @@ class JsonSocket(AsyncWebsocketConsumer):
         now = time.monotonic()
         self.last_heard = now
         if not self.budget.allow(now):
-            await self.send_json(
-                error_message(
-                    "rate_limited",
-                    f"More than {self.budget.messages} messages in {self.budget.seconds:g} s; "
-                    "this one was refused.",
-                    retry_after=round(self.budget.retry_after(now), 3),
-                    refused=self.budget.refused,
-                )
+            await self.rate_limited(
+                f"More than {self.budget.messages} messages in {self.budget.seconds:g} s; "
+                "this one was refused.",
+                self.budget.retry_after(now),
+                refused=self.budget.refused,
             )
             return
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
@@ -208,6 +220,23 @@ class JsonSocket(AsyncWebsocketConsumer):
                 await self.send_json({"type": "pong"})
             return
         await self.on_message(message)
+
+    async def rate_limited(self, detail: str, retry_after: float, **extra: Any) -> None:
+        """Refuse a message for a budget (`rate_limited`, with the seconds to wait), or close
+        the connection when it keeps sending without waiting (`CLOSE_FLOODING`)."""
+        now = time.monotonic()
+        while self.refusals and now - self.refusals[0] >= BUDGET_SECONDS:
+            self.refusals.popleft()
+        self.refusals.append(now)
+        if len(self.refusals) > self.flood_refusals:
+            logger.info("closing a flooding socket %s", self.scope.get("path"))
+            self.refused = True  # nothing more is read
+            await self.leave_groups()
+            await self.close(code=CLOSE_FLOODING)
+            return
+        await self.send_json(
+            error_message("rate_limited", detail, retry_after=round(retry_after, 3), **extra)
+        )
 
     async def on_message(self, message: dict[str, Any]) -> None:
         raise NotImplementedError

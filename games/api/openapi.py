@@ -43,10 +43,12 @@ E400_DATE = _error("`bad_date`.")
 E403_CSRF = _error(
     "`csrf_failed`: a logged-in user's request without the X-CSRFToken header (see above)."
 )
-E403_ATTEMPT = _error("`not_your_attempt`: the attempt is someone else's.")
-E403_ATTEMPT_CSRF = _error("`not_your_attempt`, or `csrf_failed`.")
+E403_CHANGE = _error("`bad_origin` (another site's page) or `csrf_failed`.")
 E404_DAILY = _error("`unknown_game`, or `daily_not_found` (no such daily, or a future date).")
-E404_ATTEMPT = _error("`attempt_not_found`.")
+E404_ATTEMPT = _error(
+    "`attempt_not_found`: you have no attempt with that id (none exists, or it is another "
+    "player's: the answer is the same)."
+)
 E409_NAME = _error("`display_name_taken`.")
 E413 = _error("`too_large`: the request body is larger than 16 KiB.")
 E429 = _error("`throttled`: too many requests; `retry_after` says how many seconds to wait.")
@@ -165,7 +167,7 @@ ATTEMPT_DETAIL_GET = extend_schema(
     summary="Your attempt",
     description="The position, the legal moves, the next seq, the status and times.",
     parameters=[ATTEMPT_ID],
-    responses=_responses({200: AttemptStateSerializer}, {403: E403_ATTEMPT, 404: E404_ATTEMPT}),
+    responses=_responses({200: AttemptStateSerializer}, {404: E404_ATTEMPT}),
 )
 
 MOVE_POST = extend_schema(
@@ -185,7 +187,7 @@ MOVE_POST = extend_schema(
         {
             400: "`malformed` (not JSON), `invalid` (bad fields), `malformed_move` (not a "
             "move token), `malformed_seq`.",
-            403: E403_ATTEMPT_CSRF,
+            403: E403_CHANGE,
             404: E404_ATTEMPT,
             409: "`wrong_seq` (not the next seq), `seq_taken` (another move was played at "
             "that seq), `attempt_finished`, `history_full`, `day_over` (a ranked attempt whose "
@@ -212,7 +214,7 @@ FINISH_POST = extend_schema(
         {200: AttemptStateSerializer},
         {
             400: E400,
-            403: "`not_your_attempt`, `bad_origin` or `csrf_failed`.",
+            403: E403_CHANGE,
             404: E404_ATTEMPT,
             409: "`wrong_seq`, `attempt_finished`, `not_finishable`, `day_over` (a ranked "
             "attempt whose day ended: see `day_over` in the state).",
@@ -230,7 +232,7 @@ RESIGN_POST = extend_schema(
     request=None,
     responses=_responses(
         {200: AttemptStateSerializer},
-        {403: E403_ATTEMPT_CSRF, 404: E404_ATTEMPT, 409: "`attempt_finished`, `day_over`."},
+        {403: E403_CHANGE, 404: E404_ATTEMPT, 409: "`attempt_finished`, `day_over`."},
         limited=True,
     ),
 )
@@ -252,7 +254,7 @@ HINT_POST = extend_schema(
     responses=_responses(
         {200: HintSerializer},
         {
-            403: E403_ATTEMPT_CSRF,
+            403: E403_CHANGE,
             404: E404_ATTEMPT,
             409: "`hints_ranked` (a ranked attempt: no hints), `hints_not_yet` (practice on a "
             "daily still played for rank: hints open when its ranked play ends), "
@@ -278,7 +280,7 @@ CONTINUE_POST = extend_schema(
         _new_or_resumed(
             AttemptStateSerializer, "The practice, from where the ranked game stood.", "It again."
         ),
-        {403: E403_ATTEMPT_CSRF, 404: E404_ATTEMPT, 409: "`not_day_over`."},
+        {403: E403_CHANGE, 404: E404_ATTEMPT, 409: "`not_day_over`."},
         limited=True,
     ),
 )
@@ -339,7 +341,8 @@ MY_ATTEMPTS_GET = extend_schema(
     summary="Your attempts",
     description="Newest first, ranked and practice. Creates no player (no cookie: empty).",
     responses=_responses(
-        {200: AttemptSummarySerializer(many=True)}, {404: "`not_found`: no page."}
+        {200: AttemptSummarySerializer(many=True)},
+        {400: "`invalid`: `page_size` out of range.", 404: "`not_found`: no such page."},
     ),
 )
 
@@ -355,9 +358,10 @@ REGISTER_POST = extend_schema(
     responses=_responses(
         {201: PlayerSerializer},
         {
-            400: "`invalid`: a username or password that does not fit.",
+            400: "`invalid`: a username or password that does not fit; `bad_username`: "
+            "letters of two alphabets, or only letters that look Latin.",
             403: E403_CSRF,
-            409: "`username_taken`.",
+            409: "`username_taken`: taken, or taken in another case.",
         },
         limited=True,
     ),
@@ -375,7 +379,11 @@ LOGIN_POST = extend_schema(
     request=LoginInputSerializer,
     responses=_responses(
         {200: PlayerSerializer},
-        {400: "`invalid`, or `bad_credentials`.", 403: E403_CSRF},
+        {
+            400: "`invalid`.",
+            401: "`bad_credentials`: no account has that username and password.",
+            403: E403_CSRF,
+        },
         limited=True,
     ),
 )
@@ -391,3 +399,22 @@ LOGOUT_POST = extend_schema(
     request=None,
     responses=_responses({204: None}, {403: E403_CSRF}),
 )
+
+
+# -- what the generator cannot say by itself -------------------------------------------------
+
+
+def strict_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A postprocessing hook (settings' SPECTACULAR_SETTINGS): every request body's schema
+    says `additionalProperties: false`, as the server refuses fields it does not know
+    (`StrictSerializer`)."""
+    components = result.get("components", {}).get("schemas", {})
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            for media in (body or {}).get("content", {}).values():
+                ref = media.get("schema", {}).get("$ref", "")
+                schema = components.get(ref.rsplit("/", 1)[-1])
+                if schema is not None:
+                    schema["additionalProperties"] = False
+    return result

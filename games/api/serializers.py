@@ -18,12 +18,16 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import clock, selectors
+from games.engine import GAMES
 from games.errors import Malformed
-from games.models import DISPLAY_NAME_MAX, SEED_MAX, Attempt, GameName
+from games.models import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, SEED_MAX, Attempt, GameName
 from games.services import MOVE_TOKEN_MAX, MOVE_TOKEN_MIN, hints
 from games.state import AttemptState
 
 # -- strict input ----------------------------------------------------------------------------
+
+#: Django's MinimumLengthValidator's default (config/settings.py AUTH_PASSWORD_VALIDATORS).
+PASSWORD_MIN_LENGTH = 8
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -73,6 +77,27 @@ def _printable(name: str) -> str:
     return name[:40].encode("utf-8", "replace").decode("utf-8")
 
 
+def int_query(query: Any, name: str, *, default: int, low: int, high: int) -> int:
+    """A whole number from `low` to `high` in query parameter `name` (`default` when absent),
+    or 400 `invalid`: an empty value, a sign or any other text is refused, as the schema's
+    integer with its minimum and maximum says."""
+    text = query.get(name)
+    if text is None:
+        return default
+    if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+        raise Malformed(f"{name} is a whole number from {low} to {high}.", code="invalid")
+    return int(text)
+
+
+def choice_query(query: Any, name: str, choices: list[str]) -> str | None:
+    """One of `choices` in query parameter `name`, None when absent, or 400 `invalid` (an empty
+    value too: the schema's enum does not hold it)."""
+    text = query.get(name)
+    if text is not None and text not in choices:
+        raise Malformed(f"{name} is {' or '.join(choices)}, or left out.", code="invalid")
+    return text
+
+
 def parse_date(text: str) -> dt.date:
     """A `YYYY-MM-DD` date from a URL (`clock.date_from_text`), or 400 `bad_date`."""
     day = clock.date_from_text(text)
@@ -81,13 +106,36 @@ def parse_date(text: str) -> dt.date:
     return day
 
 
+def _move_pattern() -> str:
+    """The tokens of every game (`U`, or a source and a destination pile of one game), as the
+    schema's pattern; which of them a given attempt's game knows, and which are legal now, only
+    the server can say (400 `malformed_move`, 422 `illegal_move`)."""
+    alternatives = ["U"]
+    for game in GAMES.values():
+        sources = "|".join(sorted(game.SOURCES, key=lambda pile: (-len(pile), pile)))
+        destinations = "|".join(sorted(game.DESTINATIONS, key=lambda pile: (-len(pile), pile)))
+        alternatives.append(f"(?:{sources})>(?:{destinations})")
+    return "^(?:" + "|".join(alternatives) + ")$"
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "minLength": MOVE_TOKEN_MIN,
+        "maxLength": MOVE_TOKEN_MAX,
+        "pattern": _move_pattern(),
+    }
+)
+class MoveTokenField(StrictCharField):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_length=MOVE_TOKEN_MIN, max_length=MOVE_TOKEN_MAX, **kwargs)
+
+
 class MoveInputSerializer(StrictSerializer):
     seq = StrictIntegerField(
         min_value=0, help_text="The move's index in the history: the `seq` of the last state."
     )
-    move = StrictCharField(
-        min_length=MOVE_TOKEN_MIN,
-        max_length=MOVE_TOKEN_MAX,
+    move = MoveTokenField(
         help_text="One move token (docs/rules.md, move notation), e.g. T3>T5, R>F, U.",
     )
 
@@ -98,11 +146,18 @@ class FinishInputSerializer(StrictSerializer):
     )
 
 
+@extend_schema_field({"type": "integer", "minimum": 0, "maximum": SEED_MAX})
+class SeedField(StrictIntegerField):
+    """A deal's seed, 0 to 2**64 - 1: an unsigned 64-bit number, which OpenAPI's `int64`
+    format (signed) cannot say, so the schema gives the bounds alone."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_value=0, max_value=SEED_MAX, **kwargs)
+
+
 class PracticeInputSerializer(StrictSerializer):
     game = serializers.ChoiceField(choices=GameName.choices)
-    seed = StrictIntegerField(
-        min_value=0,
-        max_value=SEED_MAX,
+    seed = SeedField(
         required=False,
         help_text="The deal's seed (docs/deals.md); a random one when left out.",
     )
@@ -115,11 +170,16 @@ DISPLAY_NAME_HELP = (
 
 
 class PlayerUpdateSerializer(StrictSerializer):
-    display_name = StrictCharField(max_length=DISPLAY_NAME_MAX, help_text=DISPLAY_NAME_HELP)
+    # The length as sent (400 `invalid`, as the schema says); the rules of names, the length
+    # once spaces are collapsed included, are the service's (400 `bad_display_name`).
+    display_name = StrictCharField(
+        min_length=DISPLAY_NAME_MIN, max_length=DISPLAY_NAME_MAX, help_text=DISPLAY_NAME_HELP
+    )
 
 
 class PlayerCreateSerializer(StrictSerializer):
     display_name = StrictCharField(
+        min_length=DISPLAY_NAME_MIN,
         max_length=DISPLAY_NAME_MAX,
         required=False,
         help_text=DISPLAY_NAME_HELP + " Left out: a generated guest name.",
@@ -127,12 +187,22 @@ class PlayerCreateSerializer(StrictSerializer):
 
 
 class LoginInputSerializer(StrictSerializer):
-    username = StrictCharField(max_length=150)
-    password = StrictCharField(max_length=256, style={"input_type": "password"})
+    # min_length: a blank string is refused, and the schema says so.
+    username = StrictCharField(min_length=1, max_length=150)
+    password = StrictCharField(min_length=1, max_length=256, style={"input_type": "password"})
 
 
 class RegisterInputSerializer(LoginInputSerializer):
-    username = StrictCharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    username = StrictCharField(
+        min_length=1, max_length=150, validators=[UnicodeUsernameValidator()]
+    )
+    password = StrictCharField(
+        min_length=PASSWORD_MIN_LENGTH,
+        max_length=256,
+        style={"input_type": "password"},
+        help_text=f"At least {PASSWORD_MIN_LENGTH} characters, not all digits, not a common "
+        "password, not like the username.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         from django.contrib.auth import get_user_model

@@ -37,12 +37,13 @@ from games.api.serializers import (
     PlayerUpdateSerializer,
     PracticeInputSerializer,
     RegisterInputSerializer,
+    int_query,
     parse_date,
     render_state,
 )
 from games.api.throttles import THROTTLE_CLASSES
 from games.engine.deals import random_seed
-from games.errors import NotFound, ServiceError
+from games.errors import NotFound, Unauthorized
 from games.models import Attempt, DailyChallenge, Player
 from games.state import attempt_state
 
@@ -273,9 +274,32 @@ class MeView(ApiView):
 
 
 class AttemptPagination(PageNumberPagination):
+    """Pages of 20 by default; `page_size` is 1 to 100, anything else (empty, `null`, 0, 101)
+    is 400 `invalid`, as the schema's minimum and maximum say (DRF would fall back to the
+    default without a word). A page past the end, or not a number, is 404."""
+
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def get_page_size(self, request: Any) -> int:
+        return int_query(
+            request.query_params,
+            self.page_size_query_param,
+            default=self.page_size,
+            low=1,
+            high=self.max_page_size,
+        )
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"]["minimum"] = 1
+            elif parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+                parameter["description"] = f"Attempts per page, 1 to {self.max_page_size} (20)."
+        return parameters
 
 
 class MyAttemptsView(identity.PlayerCookieMixin, generics.ListAPIView):
@@ -315,7 +339,7 @@ class LoginView(ApiView):
         data = LoginInputSerializer.parse(request.data)
         user = authenticate(request._request, username=data["username"], password=data["password"])
         if user is None:
-            raise ServiceError("Wrong username or password.", code="bad_credentials")
+            raise Unauthorized("Wrong username or password.", code="bad_credentials")
         player = identity.sign_in(request, user)
         return Response(PlayerSerializer(_me(player)).data)
 

@@ -15,7 +15,7 @@ from games.engine import MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
 from games.engine.moves import UNDO_TEXT
-from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
+from games.errors import Conflict, IllegalMove, Malformed, NotFound, attempt_not_found
 from games.fairplay import net_line
 from games.models import Attempt, DailyChallenge, Player, Standing, counted_ms, seed_text
 from games.selectors import game_check
@@ -163,12 +163,10 @@ def attempt_start_on_deal(
 
 
 def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
-    """The attempt, locked for this transaction; 404 unknown, 403 someone else's."""
+    """The attempt, locked for this transaction; 404 when unknown or someone else's."""
     attempt = Attempt.objects.locked_for_play(attempt_id)
-    if attempt is None:
-        raise NotFound("There is no such attempt.", code="attempt_not_found")
-    if attempt.player_id != player.pk:
-        raise Forbidden("This attempt is someone else's.", code="not_your_attempt")
+    if attempt is None or attempt.player_id != player.pk:
+        raise attempt_not_found()
     return attempt
 
 

@@ -70,6 +70,11 @@ def _name_checked(display_name: str, player: Player | None = None) -> tuple[str,
         raise Malformed(exc.messages[0], code="bad_display_name") from None
     if names.mixes_scripts(name):
         raise Malformed("Use the letters of one alphabet in a name.", code="bad_display_name")
+    if names.imitates_latin(name):
+        raise Malformed(
+            "Every letter of that name looks like a Latin one: write it in Latin letters.",
+            code="bad_display_name",
+        )
     key = names.name_key(name)
     if names.is_reserved(key) and (player is None or key != player.name_key):
         raise Malformed(
@@ -167,10 +172,26 @@ def _revoke(live: Any) -> None:
 
 
 def account_create(*, username: str, password: str) -> Any:
-    """A new Django user (the caller has validated the username and password)."""
+    """A new Django user (the caller has validated the username's characters and the password).
+
+    A username that looks like a taken one is taken: the same in another case ("ADMIN" when
+    "admin" exists), and, as for display names, no mixing of scripts nor a name whose every
+    letter imitates a Latin one (games/names.py)."""
     User = get_user_model()
+    username = User.normalize_username(username)  # NFKC, as create_user stores it
+    if names.mixes_scripts(username) or names.imitates_latin(username):
+        raise Malformed(
+            "Use Latin letters, or the letters of one other alphabet that do not all look "
+            "Latin, in a username.",
+            code="bad_username",
+        )
+    taken = Conflict(
+        "That username is taken, or looks too much like one that is.", code="username_taken"
+    )
+    if User.objects.filter(username__iexact=username).exists():
+        raise taken
     try:
         with transaction.atomic():
             return User.objects.create_user(username=username, password=password)
     except IntegrityError:
-        raise Conflict("That username is taken.", code="username_taken") from None
+        raise taken from None

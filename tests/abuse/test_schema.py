@@ -3,7 +3,10 @@
 The server runs on the test database with a daily of each game today. schemathesis (its CLI, in
 a subprocess) sends about 30 generated requests per operation, once without a cookie and once
 with a player's cookie, and checks every answer: no server error (5xx), and every response
-documented and matching the schema (status code, content type, body, headers).
+documented and matching the schema (status code, content type, body, headers), every request
+the schema calls valid accepted (or refused for what only the server can know: a 404 id, a 409
+seq, a 422 illegal move; tests/abuse/schemathesis.toml) and every request it calls invalid
+refused with a 4xx.
 """
 
 from __future__ import annotations
@@ -27,8 +30,13 @@ CHECKS = ",".join(
         "content_type_conformance",
         "response_schema_conformance",
         "response_headers_conformance",
+        "positive_data_acceptance",
+        "negative_data_rejection",
+        "missing_required_header",
+        "unsupported_method",
     ]
 )
+CONFIG = Path(__file__).with_name("schemathesis.toml")
 
 
 SCHEMATHESIS = Path(sys.executable).with_name("schemathesis")
@@ -41,6 +49,8 @@ def schemathesis(server: Server, report: Path, *extra: str) -> subprocess.Comple
     return subprocess.run(
         [
             str(SCHEMATHESIS),
+            "--config-file",
+            str(CONFIG),
             "run",
             f"{server.url}/api/schema/",
             "--checks",

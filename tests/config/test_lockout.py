@@ -41,7 +41,7 @@ def test_five_wrong_passwords_lock_the_account_even_for_the_right_one(accounts):
 
     right = login("alice", GOOD)
 
-    assert [r.status_code for r in wrong[:4]] == [400] * 4
+    assert [r.status_code for r in wrong[:4]] == [401] * 4
     assert {r.json()["code"] for r in wrong[:4]} == {"bad_credentials"}
     assert right.status_code == 429
     body = right.json()
@@ -80,7 +80,7 @@ def test_a_correct_login_is_not_counted_as_a_failure(accounts):
         login("alice", f"wrong {n}")
 
     assert login("alice", GOOD).status_code == 200
-    assert login("alice", "wrong again").status_code == 400
+    assert login("alice", "wrong again").status_code == 401
 
 
 # -- the lock is the pair (account, client address), not the account -------------------------

@@ -2,8 +2,8 @@
 database; docs/api.md, realtime/sockets.py).
 
 A socket refused before its handshake reaches a client as an HTTP 403 and close code 1006,
-whatever the reason: the documented 4403 (not yours, another site's page), 4404 (no such
-attempt, daily or path) and 4503 (the live side cannot be reached) never arrived, and the
+whatever the reason: the documented 4403 (another site's page), 4404 (no such attempt, or not
+yours, daily or path) and 4503 (the live side cannot be reached) never arrived, and the
 client's rule "stop retrying on 4403 and 4404" could never run. Refusals are now accepted,
 then closed with their code. A handshake without Origin (not a browser) passes, as docs/api.md
 says.
@@ -53,8 +53,8 @@ def test_refusals_reach_the_client_with_their_close_codes(start_server):
     assert codes == {
         "another site's page": 4403,
         "another port's page": 4403,
-        "someone else's attempt": 4403,
-        "no player": 4403,
+        "someone else's attempt": 4404,
+        "no player": 4404,
         "no such attempt": 4404,
         "no such daily": 4404,
         "no such path": 4404,

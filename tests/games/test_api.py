@@ -328,15 +328,23 @@ def test_another_move_at_a_played_seq_is_409_seq_taken(alice_client, alice_playi
 
 
 @pytest.mark.django_db
-def test_someone_elses_attempt_is_403_to_read_play_and_resign(
+def test_someone_elses_attempt_answers_as_an_unknown_one_to_read_play_and_resign(
     bob_client, alice_playing, today_daily
 ):
+    """404 for both: a 403 for another's attempt would tell which ids exist."""
     before = stored(alice_playing)
     token = today_daily.deal.certificate[1]
+    answers = []
 
-    assert_error(bob_client.get(f"/api/attempts/{alice_playing}/"), 403, "not_your_attempt")
-    assert_error(move(bob_client, alice_playing, 1, token), 403, "not_your_attempt")
-    assert_error(bob_client.post(f"/api/attempts/{alice_playing}/resign/"), 403, "not_your_attempt")
+    for attempt_id in (alice_playing, alice_playing + 1000):
+        for response in (
+            bob_client.get(f"/api/attempts/{attempt_id}/"),
+            move(bob_client, attempt_id, 1, token),
+            bob_client.post(f"/api/attempts/{attempt_id}/resign/"),
+            bob_client.post(f"/api/attempts/{attempt_id}/continue/"),
+        ):
+            answers.append(assert_error(response, 404, "attempt_not_found"))
+    assert all(answer == answers[0] for answer in answers)
     assert stored(alice_playing) == before
 
 
@@ -346,8 +354,8 @@ def test_a_visitor_without_a_cookie_cannot_touch_an_attempt_and_gets_no_player(a
     before = stored(alice_playing)
     players = Player.objects.count()
 
-    assert_error(stranger.get(f"/api/attempts/{alice_playing}/"), 403, "not_your_attempt")
-    assert_error(move(stranger, alice_playing, 1, "M1>F"), 403, "not_your_attempt")
+    assert_error(stranger.get(f"/api/attempts/{alice_playing}/"), 404, "attempt_not_found")
+    assert_error(move(stranger, alice_playing, 1, "M1>F"), 404, "attempt_not_found")
     assert stored(alice_playing) == before
     assert Player.objects.count() == players
 
@@ -782,7 +790,8 @@ def test_a_player_renames_themselves(alice, alice_client):
     [
         ({"display_name": "bob"}, 409, "display_name_taken"),
         ({"display_name": "BOB"}, 409, "display_name_taken"),
-        ({"display_name": "x"}, 400, "bad_display_name"),
+        ({"display_name": "x"}, 400, "invalid"),  # shorter than the schema's minLength
+        ({"display_name": "x    "}, 400, "bad_display_name"),  # one letter once collapsed
         ({"display_name": "<script>"}, 400, "bad_display_name"),
         ({"display_name": "Guest 123456"}, 400, "bad_display_name"),
         ({"display_name": "a" * 65}, 400, "invalid"),
@@ -882,7 +891,7 @@ def test_a_wrong_password_is_400_and_logs_nobody_in():
 
     response = phone.post("/api/accounts/login/", {"username": "alice", "password": "wrong"})
 
-    assert_error(response, 400, "bad_credentials")
+    assert_error(response, 401, "bad_credentials")
     assert "sessionid" not in phone.cookies
 
 
@@ -896,7 +905,7 @@ def test_logging_out_forgets_the_player_on_this_device(today_daily):
 
     assert response.status_code == 204
     assert response.cookies[COOKIE_NAME].value == ""
-    assert_error(laptop.get(f"/api/attempts/{mine['id']}/"), 403, "not_your_attempt")
+    assert_error(laptop.get(f"/api/attempts/{mine['id']}/"), 404, "attempt_not_found")
     assert_error(laptop.get("/api/players/me/"), 404, "no_player")
 
 
@@ -954,5 +963,6 @@ def test_the_schema_generates_without_warnings_and_lists_every_endpoint(tmp_path
     assert set(moves) == {"200", "400", "403", "404", "409", "413", "422", "429"}
     hint = schema["paths"]["/api/attempts/{attempt_id}/hint/"]["post"]["responses"]
     assert set(hint) == {"200", "403", "404", "409", "413", "429"}
+    assert set(schema["paths"]["/api/attempts/{attempt_id}/"]["get"]["responses"]) == {"200", "404"}
     assert "Error" in schema["components"]["schemas"]
     assert client_of().get("/api/schema/").status_code == 200

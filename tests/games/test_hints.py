@@ -167,7 +167,7 @@ def test_practice_on_a_daily_gets_hints_only_once_its_ranked_play_is_over(alice,
 
 def test_no_hint_for_a_finished_attempt_or_someone_elses(alice, bob):
     attempt = practice(alice)
-    assert_error(ask(client_of(bob), attempt.pk), 403, "not_your_attempt")
+    assert_error(ask(client_of(bob), attempt.pk), 404, "attempt_not_found")  # as an unknown one
     assert_error(ask(client_of(alice), 999999), 404, "attempt_not_found")
     services.attempt_resign(attempt_id=attempt.pk, player=alice)
     assert_error(ask(client_of(alice), attempt.pk), 409, "attempt_finished")

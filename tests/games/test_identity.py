@@ -288,8 +288,8 @@ def test_linking_an_earlier_guest_attempt_keeps_it_ranked_and_demotes_the_accoun
         ("alice", "ALICE"),  # case
         ("alice", "  alice "),  # spaces
         ("alice", "ａｌｉｃｅ"),  # full-width letters
-        ("Sasha", "Ѕаѕһа"),  # Cyrillic letters that look Latin, one alphabet
-        ("Ѕаѕһа", "SASHA"),
+        ("Ѕаѕһа", "SASHA"),  # Cyrillic letters that look Latin, taken before the rule below
+        ("МАХ", "max"),  # Cyrillic capitals, read as the Latin ones
     ],
 )
 def test_a_name_that_looks_like_a_taken_one_is_taken(bob, taken, name):
@@ -302,10 +302,54 @@ def test_a_name_that_looks_like_a_taken_one_is_taken(bob, taken, name):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("name", ["Gueѕt 123", "Guest 123", "GUEST 55", "Alісe"])
-def test_reserved_and_mixed_script_names_are_refused(bob, name):
-    with pytest.raises(Malformed):
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        ("Gueѕt 123", "alphabet"),  # a Cyrillic s
+        ("Alісe", "alphabet"),
+        ("Guest 123", "kept"),
+        ("GUEST 55", "kept"),
+        ("Guest_123456", "kept"),  # what separates "Guest" from the number does not matter
+        ("guest-1", "kept"),
+        ("Guest1", "kept"),
+        ("МАХ", "Latin letters"),  # all Cyrillic, every letter reads as Latin: "MAX"
+        ("Ѕаѕһа", "Latin letters"),
+        ("ΑΒΕ", "Latin letters"),  # Greek capitals
+    ],
+)
+def test_reserved_mixed_script_and_look_alike_names_are_refused_with_a_reason(bob, name, why):
+    with pytest.raises(Malformed) as info:
         services.player_rename(player=bob, display_name=name)
+    assert info.value.code == "bad_display_name" and why in info.value.detail
+    bob.refresh_from_db()
+    assert bob.display_name == "bob"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["Макс", "Саша", "Guesser", "José"])
+def test_names_that_only_share_letters_with_latin_ones_are_welcome(bob, name):
+    assert services.player_rename(player=bob, display_name=name).display_name == name
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "twin, status, code",
+    [
+        ("ADMIN", 409, "username_taken"),
+        ("Admin", 409, "username_taken"),
+        ("аdmin", 400, "bad_username"),
+    ],
+)
+def test_a_username_that_looks_like_a_taken_one_is_refused(twin, status, code):
+    User.objects.create_user(username="admin", password="correct horse b")
+
+    response = browser().post(
+        "/api/accounts/register/", {"username": twin, "password": "correct horse b"}
+    )
+
+    assert response.status_code == status, response.content
+    assert response.json()["code"] == code
+    assert User.objects.count() == 1
 
 
 @pytest.mark.django_db

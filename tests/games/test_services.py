@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from functools import partial
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 
-from games import clock, services
+from games import clock, selectors, services
 from games.engine import new_game
-from games.errors import Conflict, Forbidden, IllegalMove, Malformed, NotFound
+from games.errors import Conflict, IllegalMove, Malformed, NotFound
 from games.models import Attempt, DailyChallenge, Deal
 from games.state import AttemptState, attempt_state
 from tests.games import factories
@@ -158,15 +159,23 @@ def test_the_same_seq_sent_again_answers_the_same_and_stores_nothing_twice(alice
     assert info.value.code == "seq_taken" and info.value.extra["expected_seq"] == 2
 
 
-def test_someone_elses_attempt_is_forbidden(alice, bob) -> None:
+def test_someone_elses_attempt_is_as_unknown_as_no_attempt(alice, bob) -> None:
+    """Another player's attempt answers exactly as an id that does not exist: nobody learns
+    which attempt ids exist."""
     attempt, _ = services.attempt_start_practice(player=alice, game="masterpiece", seed=1)
     before = snapshot(attempt)
-    with pytest.raises(Forbidden):
-        services.attempt_play(attempt_id=attempt.pk, player=bob, seq=0, move="M5>M7")
-    with pytest.raises(Forbidden):
-        services.attempt_resign(attempt_id=attempt.pk, player=bob)
-    with pytest.raises(NotFound):
-        services.attempt_play(attempt_id=attempt.pk + 1000, player=bob, seq=0, move="M5>M7")
+    answers = []
+    for attempt_id in (attempt.pk, attempt.pk + 1000):
+        acts = (
+            partial(services.attempt_play, attempt_id=attempt_id, player=bob, seq=0, move="M5>M7"),
+            partial(services.attempt_resign, attempt_id=attempt_id, player=bob),
+            partial(selectors.attempt_get, attempt_id=attempt_id, player=bob),
+        )
+        for act in acts:
+            with pytest.raises(NotFound) as info:
+                act()
+            answers.append((info.value.code, info.value.detail))
+    assert len(set(answers)) == 1
     assert snapshot(attempt) == before
 
 

@@ -65,7 +65,6 @@ def test_the_top_of_the_board(crowd, today_daily) -> None:
     assert set(body["rows"][0]) == {
         "rank",
         "player",
-        "attempt_id",
         "status",
         "moves",
         "undos",

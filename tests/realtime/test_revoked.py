@@ -101,10 +101,10 @@ async def test_a_guest_linked_to_an_account_loses_its_sockets_and_their_messages
     assert await post(guest, "/api/accounts/login/", body) == 200
 
     assert await closed_with(tab) == sockets.CLOSE_FORBIDDEN
-    # A socket opened again with the revoked cookie is refused from the start.
+    # A socket opened again with the revoked cookie names nobody: refused from the start.
     again = browser_socket(f"/ws/play/{attempt_id}/", kept)
     assert (await again.connect())[0]
-    assert await closed_with(again) == sockets.CLOSE_FORBIDDEN
+    assert await closed_with(again) == sockets.CLOSE_NOT_FOUND
     assert await stored(attempt_id) == []
 
 

@@ -3,9 +3,9 @@
 // of the attempt) and on {"type": "resync"}; {"type": "error", ...} when a move is refused.
 // While the socket is not open the page plays over REST; the socket reconnects by itself with
 // backoff; the first message after each connection is the full state, so it catches up by itself.
-// Close codes 4403 (not your attempt, or signed out) and 4404 (no such attempt) end the retries;
-// any other close (4503 the server's live side is down, 4408 idle, 4429 flooding, a drop) is
-// tried again with backoff. A refused socket opens, then closes at once with its code, so the
+// Close codes 4403 (another site, or signed out) and 4404 (no such attempt, or not yours) end
+// the retries; any other close (4503 the server's live side is down, 4408 idle, 4429 flooding,
+// a drop) is tried again with backoff. A refused socket opens, then closes at once with its code, so the
 // backoff starts again only once a state has arrived, not at "open".
 
 const PING_MS = 25000;
