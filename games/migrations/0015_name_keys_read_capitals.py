@@ -17,6 +17,6 @@ def recompute(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0013_attempt_counted_ms_undo_count")]
+    dependencies = [("games", "0014_difficulty_cuts")]
 
     operations = [migrations.RunPython(recompute, migrations.RunPython.noop)]
