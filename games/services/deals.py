@@ -273,7 +273,7 @@ def difficulty_cuts_apply(*, game: str, cuts: Sequence[float], days: int) -> Dif
         raise Malformed(f"Cut points are {LEVELS - 1} increasing scores.", code="bad_cuts")
     with transaction.atomic():
         row = DifficultyCuts.objects.create(game=game, cuts=cuts, days=days, method=METHOD)
-        pool = Deal.objects.select_for_update().filter(
+        pool = Deal.objects.select_for_update(of=("self",)).filter(
             game=game, solver_status=Deal.SolverStatus.SOLVED, dailies__isnull=True
         )
         for deal in pool:

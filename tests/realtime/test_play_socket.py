@@ -385,7 +385,8 @@ def a_practice(player) -> Attempt:
     return services.attempt_start_practice(player=player, game="masterpiece", seed=1)[0]
 
 
-async def test_a_hint_message_answers_the_rest_hint_and_only_in_practice():
+async def test_a_hint_message_answers_the_rest_hint_and_only_in_practice(settings):
+    settings.HINT_SECONDS = {"munger": 30.0, "masterpiece": 30.0}  # room on a loaded machine
     daily, ranked, token = await alice_playing()
     alice = await database_sync_to_async(lambda: ranked.player)()
     practice = await a_practice(alice)
@@ -399,8 +400,8 @@ async def test_a_hint_message_answers_the_rest_hint_and_only_in_practice():
 
     await on_practice.send_json_to({"type": "hint"})
     await on_ranked.send_json_to({"type": "hint"})
-    hint = await receive(on_practice, timeout=10)
-    refused = await receive(on_ranked, timeout=10)
+    hint = await receive(on_practice, timeout=40)
+    refused = await receive(on_ranked, timeout=40)
 
     assert hint["type"] == "hint" and hint["hint"]["status"] == "move"
     assert hint["hint"]["seq"] == 0 and hint["hint"]["hints"] == 1
