@@ -55,6 +55,9 @@ def test_the_clock_rule_is_said_first_and_undos_are_in_the_result_and_share(
     page.locator('[data-pile="S"]').click()  # a draw: the first move
     expect(page.locator("#board")).to_have_attribute("data-seq", "1")
     expect(policy).to_be_hidden()
+    expect(page.get_by_test_id("time-stat")).to_have_attribute(
+        "title", re.compile("at most 60 seconds")
+    )
     assert board_total(page, live_server_url, date) == before + 1
     page.get_by_test_id("undo").click()
     expect(page.locator("#board")).to_have_attribute("data-seq", "2")

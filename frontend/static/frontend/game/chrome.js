@@ -57,7 +57,8 @@ export class Chrome {
       "p",
       { className: "play-stats" },
       el("span", { className: "stat" }, el("span", { text: t("moves") }), " ", this.movesEl),
-      el("span", { className: "stat" }, el("span", { text: t("time") }), " ", this.timerEl),
+      // The clock's rule stays a hover (or long-press) away after the first move.
+      el("span", { className: "stat", title: t("clock_policy"), testid: "time-stat" }, el("span", { text: t("time") }), " ", this.timerEl),
       this.parBox,
       this.rankedEl,
     );
