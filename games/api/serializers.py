@@ -394,11 +394,15 @@ class AttemptStateSerializer(serializers.Serializer):
 
     @extend_schema_field(OpenApiTypes.DOUBLE)
     def get_elapsed_seconds(self, state: AttemptState) -> float:
+        # A ranked attempt whose day is over keeps its result as it was: its clock stopped at
+        # its last move.
+        if state.day_over:
+            return state.attempt.board_seconds()
         return state.attempt.play_seconds()
 
     @extend_schema_field(OpenApiTypes.DOUBLE)
     def get_clock_left_seconds(self, state: AttemptState) -> float:
-        return state.attempt.clock_left_seconds()
+        return 0.0 if state.day_over else state.attempt.clock_left_seconds()
 
     @extend_schema_field(OpenApiTypes.INT)
     def get_max_pause_seconds(self, state: AttemptState) -> int:

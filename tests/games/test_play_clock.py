@@ -109,3 +109,12 @@ def test_the_migration_fills_the_counts_of_attempts_played_before(playing) -> No
     importlib.import_module("games.migrations.0013_attempt_counted_ms_undo_count").fill(apps, None)
     attempt.refresh_from_db()
     assert (attempt.counted_ms, attempt.undo_count) == ((2 + CAP) * 1000, 1)
+
+
+def test_a_ranked_game_whose_day_is_over_keeps_the_time_of_its_last_move(playing, travel):
+    attempt, move_at = playing
+    attempt = move_at(START + dt.timedelta(seconds=7))
+    travel(attempt.daily.ranked_until + dt.timedelta(minutes=1))
+    state = render_state(attempt_state(attempt))
+    assert state["day_over"]
+    assert (state["elapsed_seconds"], state["clock_left_seconds"]) == (7, 0)
