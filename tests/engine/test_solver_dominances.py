@@ -252,6 +252,34 @@ def test_every_position_seen_as_dead_in_a_real_search_is_lost(seed: int) -> None
         assert decide(oracle, Budget(60), start=state).status == "unsolvable"
 
 
+class Watchful(MungerRules):
+    """Deciding rules that run the dead-position test after every step."""
+
+    QUIET_STEPS = frozenset()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [9, 10, 15, 17])
+def test_skipping_the_dead_test_after_quiet_steps_keeps_the_verdict(seed: int) -> None:
+    game = Munger.from_seed(seed)
+    assert MungerRules.QUIET_STEPS
+    calls = []
+    verdicts = []
+    for rules in (rules_for(game, DECIDE), Watchful(game, DECIDE)):
+        test = rules.dead
+        count = [0]
+
+        def dead(state: object, test=test, count=count) -> bool:  # type: ignore[no-untyped-def]
+            count[0] += 1
+            return test(state)
+
+        rules.dead = dead  # type: ignore[method-assign]
+        verdicts.append(decide(rules, Budget(60)).status)
+        calls.append(count[0])
+    assert verdicts[0] == verdicts[1] != "unknown"
+    assert calls[0] < calls[1]  # fewer tests, same verdict
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [6, 10])
 def test_the_munger_caches_answer_as_a_fresh_computation_does(seed: int) -> None:

@@ -49,6 +49,10 @@ class SolverRules:
     SIMPLE_BOUND: ClassVar[int]
     #: The weight of the quick weighted A* that shortens the first line before the exact search.
     QUICK_WEIGHT: ClassVar[float] = 2.0
+    #: Kinds of step (a step's first field) after which the deciding search does not run the
+    #: dead-position test: it almost never finds anything there, and skipping it is always
+    #: sound (a dead position left untested is searched through and found lost).
+    QUIET_STEPS: ClassVar[frozenset[Any]] = frozenset()
 
     def __init__(self, game: Game, mode: str = DECIDE) -> None:
         if mode not in MODES:

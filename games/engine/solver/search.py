@@ -109,6 +109,7 @@ def decide(rules: SolverRules, budget: Budget, *, start: Any = None) -> Outcome:
     children = rules.children(root)
     index = 0
     won, dead = rules.won, rules.dead
+    quiet = rules.QUIET_STEPS
     try:
         while True:
             if index >= len(children):
@@ -146,7 +147,7 @@ def decide(rules: SolverRules, budget: Budget, *, start: Any = None) -> Outcome:
                     _table_bytes(table, key_bytes),
                     steps=list(path),
                 )
-            if dead(child):
+            if step[0] not in quiet and dead(child):
                 continue
             frames.append((children, index))
             path.append(step)
