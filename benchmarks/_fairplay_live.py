@@ -416,14 +416,18 @@ async def _report(servers: Servers, entries: list[Entry]) -> None:
             " 'moves': len(a.moves), 'perfection': a.perfection} for a in rows]))"
         )
     }
+    # The boards as the API serves them, read through its selector: the API's rows carry no
+    # attempt ids (they are their players'), and this report goes by attempt.
     boards: dict[tuple[str, str], dict[int, str]] = {}
-    async with httpx.AsyncClient(base_url=servers.urls[0], timeout=TIMEOUT) as http:
-        for entry in entries:
-            key = (entry.game, entry.date)
-            if key not in boards:
-                answer = await http.get(f"/api/leaderboards/{entry.game}/{entry.date}/?limit=100")
-                rows = answer.json()["rows"]
-                boards[key] = {row["attempt_id"]: row["status"] for row in rows}
+    for key in sorted({(entry.game, entry.date) for entry in entries}):
+        found = servers.django(
+            "from games.models import DailyChallenge\n"
+            "from leaderboards import selectors\n"
+            f"daily = DailyChallenge.objects.get(game={key[0]!r}, date={key[1]!r})\n"
+            "rows = selectors.board_page(daily=daily, limit=100)\n"
+            "print(json.dumps({r['attempt_id']: r['status'] for r in rows}))"
+        )
+        boards[key] = {int(attempt): status for attempt, status in found.items()}
     rows, defeated = [], []
     for entry in entries:
         row = stored.get(entry.attempt, {})

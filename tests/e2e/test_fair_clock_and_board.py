@@ -85,7 +85,6 @@ def test_the_board_counters_and_feed_follow_the_live_events(e2e_page, live_serve
     eve_row = {
         "rank": 1,
         "player": "Eve",
-        "attempt_id": 7,
         "status": "won",
         "moves": 84,
         "undos": 2,
