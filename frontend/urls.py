@@ -16,6 +16,8 @@ urlpatterns = [
     path("me/", views.me, name="me"),
     path("account/", views.account, name="account"),
     path("rules/<slug:game>/", views.rules, name="rules"),
+    path("challenge/", views.challenge_new, name="challenge-new"),
+    path("challenge/<str:code>/", views.challenge, name="challenge"),
     # The language switch posts here (Django's view: sets the language cookie, then goes back).
     path("i18n/setlang/", set_language, name="set_language"),
 ]

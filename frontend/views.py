@@ -35,9 +35,11 @@ from frontend.vocabulary import (
 )
 from games import clock, selectors
 from games.api import identity
+from games.errors import ServiceError
 from games.models import DailyChallenge, Player
 from leaderboards import selectors as board_selectors
 from leaderboards import streaks
+from races import selectors as race_selectors
 
 
 def not_found(request: HttpRequest, message: str) -> HttpResponse:
@@ -474,3 +476,88 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
             "clock_policy": clock_policy(),
         },
     )
+
+
+# -- races between friends ---------------------------------------------------------------------
+
+
+def _race_strings(request: HttpRequest) -> dict[str, Any]:
+    """The race pages' words: the play page's catalogue and the race's own."""
+    return {
+        **frontend_strings(request),
+        **_page_strings(
+            race_join=_("Join the race"),
+            race_ready=_("I'm ready"),
+            race_not_ready=_("Not ready yet"),
+            race_start=_("Start the race"),
+            race_leave=_("Leave"),
+            race_come_back=_("Come back"),
+            race_waiting=_("Waiting for players: the race starts when everyone is ready."),
+            race_countdown=_("The race starts in {n}…"),
+            race_racing=_("The race is on."),
+            race_over=_("The race is over."),
+            race_share=_("Send this link to your friends:"),
+            race_copy=_("Copy the link"),
+            race_copied=_("Copied."),
+            race_players=_("Players"),
+            race_you=_("you"),
+            race_ready_mark=_("ready"),
+            race_gone=_("gone"),
+            race_host=_("starts the race"),
+            race_status_waiting=_("waiting"),
+            race_status_playing=_("playing"),
+            race_status_won=_("won"),
+            race_status_resigned=_("resigned"),
+            race_results=_("Results"),
+            race_rank=_("Rank"),
+            race_name=_("Player"),
+            race_moves=_("Moves"),
+            race_time=_("Time"),
+            race_cards=_("Cards home"),
+            race_rematch=_("Rematch: same players, new deal"),
+            race_share_text=_("I raced {game} with friends on Patience Daily: {result}"),
+            race_share_won=_("won in {moves} moves, {time}"),
+            race_share_lost=_("{cards} cards home"),
+            race_make=_("Make the race"),
+            race_full=_("This race is full."),
+            race_started=_("This race has started without you."),
+            race_expired=_("This race's link has expired."),
+            race_error=_("Something went wrong: {detail}"),
+        ),
+    }
+
+
+@require_safe
+def challenge_new(request: HttpRequest) -> HttpResponse:
+    """ "Challenge a friend": pick the game, the number of players (and a past day's deal when
+    coming from the archive), then the page makes the race and goes to it."""
+    game = request.GET.get("game", "")
+    date = clock.date_from_text(request.GET.get("date", ""))
+    context = {
+        "games": list(GAME_PAGES.values()),
+        "game": game if game in GAME_PAGES else next(iter(GAME_PAGES)),
+        "date": date.isoformat() if date and date < clock.today() else "",
+        "player": _player(request),
+        "strings": _race_strings(request),
+    }
+    return render(request, "frontend/challenge_new.html", context)
+
+
+@require_safe
+def challenge(request: HttpRequest, code: str) -> HttpResponse:
+    """A race's page: its lobby, then the race (your table, your opponents' progress), then
+    the results. Everything live comes from the race socket (frontend/race/race.js)."""
+    try:
+        race = race_selectors.race_get(code=code)
+    except ServiceError:
+        return not_found(request, _("There is no race at this address."))
+    page = GAME_PAGES[race.game]
+    context = {
+        "code": race.code,
+        "game": page.slug,
+        "game_title": page.name,
+        "game_page": page,
+        "player": _player(request),
+        "strings": _race_strings(request),
+    }
+    return render(request, "frontend/challenge.html", context)

@@ -103,7 +103,11 @@ def race_public(race: Race) -> dict[str, Any]:
     their table) and the results. No deal before the race starts."""
     racers = list(racers_of(race))
     host = host_of(race, racers)
-    rematch = Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()
+    rematch = (
+        None
+        if race.status == Race.Status.LOBBY
+        else Race.objects.filter(rematch_of=race).values_list("code", flat=True).first()
+    )
     return {
         "code": race.code,
         "version": race.version,

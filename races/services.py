@@ -338,7 +338,8 @@ def racer_progress(*, attempt_id: int) -> bool:
                 par=race.deal.par,
             )
         racer.save(update_fields=["foundations", "held_reasons"])
-        _over_if_done(race)
+        if attempt.is_finished:
+            _over_if_done(race)
         _changed(race)
     return True
 

@@ -12,10 +12,13 @@ import { PlaySocket } from "./socket.js";
 import { capitalise, t } from "./strings.js";
 
 export class Game {
-  // view: {draw(state), update(state), say(text), connection(open), start()}.
-  constructor({ game, date }, view) {
+  // view: {draw(state), update(state), say(text), connection(open), start()}. `startAttempt`,
+  // when the page gives one, starts (or resumes) the attempt instead of the daily's start (a
+  // race's attempt).
+  constructor({ game, date, startAttempt }, view) {
     this.game = game;
     this.date = date;
+    this.startAttempt = startAttempt || (() => api.start(game, date));
     this.view = view;
     this.state = null;
     this.moves = [];
@@ -33,7 +36,7 @@ export class Game {
   async start() {
     this.view.say(t("loading"));
     try {
-      const state = await api.start(this.game, this.date);
+      const state = await this.startAttempt();
       this.show(state);
       this.view.say(state.status === "playing" ? t(state.seq ? "resumed" : "started") : "");
     } catch (error) {
