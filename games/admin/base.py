@@ -89,3 +89,17 @@ class CurationAdmin(admin.ModelAdmin):
 def plural(count: int, noun: str) -> str:
     """`1 attempt`, `2 attempts`."""
     return f"{count} {noun}{'s' if count != 1 else ''}"
+
+
+class ReadOnlyAdmin:
+    """A ModelAdmin mixin for records that the admin shows but never writes (they are written
+    by services elsewhere): no add, change or delete."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -27,7 +27,7 @@ from django.utils.safestring import SafeString
 from games import fairplay, selectors, services
 from games.models import Attempt, HeldAttempt
 
-from .base import plural
+from .base import ReadOnlyAdmin, plural
 from .disqualify import DisqualifyAdmin
 from .forms import ApproveForm
 
@@ -252,7 +252,7 @@ class HeldRuleFilter(admin.SimpleListFilter):
 
 
 @admin.register(HeldAttempt)
-class HeldAttemptAdmin(DisqualifyAdmin):
+class HeldAttemptAdmin(ReadOnlyAdmin, DisqualifyAdmin):
     list_display = (
         "__str__",
         "game",
@@ -281,15 +281,6 @@ class HeldAttemptAdmin(DisqualifyAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Attempt]:
         return super().get_queryset(request).held()
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
     def has_decide_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return self.has_disqualify_permission(request, obj)

@@ -103,6 +103,15 @@ def test_changelists_and_change_pages_render_for_every_model(admin_client, alice
     assert admin_client.get(url("dailychallenge_add")).status_code == 200
 
 
+def test_applied_difficulty_cuts_are_listed_read_only(admin_client):
+    services.difficulty_cuts_apply(game="munger", cuts=[0.5, 0.55, 0.6, 0.65], days=31)
+
+    page = admin_client.get(url("difficultycuts_changelist"))
+
+    assert page.status_code == 200 and "0.55" in page.content.decode()
+    assert admin_client.get(url("difficultycuts_add")).status_code == 403
+
+
 def test_deal_list_shows_status_par_difficulty_curation_and_scheduled_dates(admin_client):
     daily = factories.daily("masterpiece")
 
