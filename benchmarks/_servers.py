@@ -1,11 +1,13 @@
 """Shared harness of the load benchmarks (play.py, fanout.py, load.py): servers and statistics.
 
 `Servers(setup)` makes a fresh database (a SQLite file in a temporary folder for the embedded
-configuration, the `patience_bench` PostgreSQL database otherwise), migrates it, schedules
-certified dailies, starts N uvicorn processes on consecutive ports and waits for `/healthz/`.
-Leaving the `with` block stops them (SIGTERM, then SIGKILL after a timeout) and drops the
-database, whatever happened. Only loopback: PostgreSQL and Redis on 127.0.0.1, Redis DB 5
-(flushed before each start; no other DB is touched).
+configuration, the `patience_bench` PostgreSQL database otherwise, or the one named by
+`database`), migrates it, schedules certified dailies, starts N uvicorn processes on
+consecutive ports and waits for `/healthz/`. Leaving the `with` block stops them (SIGTERM, then
+SIGKILL after a timeout) and drops the database, whatever happened. Only loopback: PostgreSQL
+and Redis on 127.0.0.1, Redis DB 5 (flushed before each start; no other DB is touched), or the
+Redis of `redis_url` (a redis-server of the benchmark's own). `kill(i)` and `start_one(i)` end
+one process at once (SIGKILL) and start it again on its port.
 """
 
 from __future__ import annotations
@@ -65,9 +67,9 @@ def _run(cmd: list[str], env: dict[str, str] | None = None, timeout: float = 300
     return done.stdout
 
 
-def redis_flush() -> None:
-    """Empty the benchmark's own Redis database (DB 5) only."""
-    _run(["redis-cli", "-h", "127.0.0.1", "-n", str(REDIS_DB), "FLUSHDB"], timeout=10)
+def redis_flush(url: str = REDIS_URL) -> None:
+    """Empty the benchmark's own Redis database (DB 5 of the shared Redis, or `url`) only."""
+    _run(["redis-cli", "-u", url, "FLUSHDB"], timeout=10)
 
 
 def _port_answers(port: int) -> bool:
@@ -90,8 +92,12 @@ class Servers:
         pool_size: int | None = None,
         quiet: bool = False,
         extra_env: dict[str, str] | None = None,
+        database: str = BENCH_DB,
+        redis_url: str = REDIS_URL,
     ) -> None:
         self.setup = setup
+        self.database = database
+        self.redis_url = redis_url
         self.extra_env = extra_env or {}
         self.base_port = base_port
         self.days = days
@@ -109,7 +115,7 @@ class Servers:
 
     @property
     def database_url(self) -> str:
-        return f"postgres://{PG_USER}@{PG_HOST}:5432/{BENCH_DB}" if self.setup.postgres else ""
+        return f"postgres://{PG_USER}@{PG_HOST}:5432/{self.database}" if self.setup.postgres else ""
 
     def env(self) -> dict[str, str]:
         env = {
@@ -129,7 +135,7 @@ class Servers:
         )
         if self.setup.postgres:
             env["DATABASE_URL"] = self.database_url
-            env["REDIS_URL"] = REDIS_URL
+            env["REDIS_URL"] = self.redis_url
             env["REDIS_KEY_PREFIX"] = REDIS_KEY_PREFIX
         else:
             env["SQLITE_PATH"] = str(Path(self.tmp.name) / "bench.sqlite3")
@@ -154,14 +160,14 @@ class Servers:
     def prepare(self) -> None:
         if self.setup.postgres:
             self.drop_database()
-            _run(["createdb", "-h", PG_HOST, "-U", PG_USER, BENCH_DB])
-            redis_flush()
+            _run(["createdb", "-h", PG_HOST, "-U", PG_USER, self.database])
+            redis_flush(self.redis_url)
         self.manage("migrate", "--noinput", "-v", "0")
         self.manage("schedule_dailies", "--days", str(self.days), "--candidates", "2")
 
     def drop_database(self) -> None:
         if self.setup.postgres:
-            _run(["dropdb", "-h", PG_HOST, "-U", PG_USER, "--if-exists", "--force", BENCH_DB])
+            _run(["dropdb", "-h", PG_HOST, "-U", PG_USER, "--if-exists", "--force", self.database])
 
     def dailies(self, date: str | None = None) -> list[dict[str, Any]]:
         """The dailies of `date` (default: the real UTC today): game, date, id, deal string
@@ -179,6 +185,13 @@ class Servers:
     # -- processes --------------------------------------------------------------------------
 
     def start(self) -> None:
+        for i in range(len(self.urls)):
+            self.start_one(i, wait=False)
+        for i in range(len(self.urls)):
+            self.wait_healthy(i)
+
+    def start_one(self, i: int, wait: bool = True) -> None:
+        """Start process `i` on its port (again, after `kill(i)`); wait until it is healthy."""
         env = self.env()
         if self.clock_offset:
             env["CLOCK_OFFSET_SECONDS"] = f"{self.clock_offset:.3f}"
@@ -187,32 +200,47 @@ class Servers:
             env["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
             env["NO_FAKE_STAT"] = "1"
             env["LD_PRELOAD"] = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
-        for i, url in enumerate(self.urls):
-            port = url.rsplit(":", 1)[1]
-            if _port_answers(int(port)):  # a server left over from an earlier run would answer
-                raise RuntimeError(f"port {port} is in use: stop what listens there first")
-            log = Path(self.tmp.name) / f"server-{i}.log"
+        port = self.urls[i].rsplit(":", 1)[1]
+        if _port_answers(int(port)):  # a server left over from an earlier run would answer
+            raise RuntimeError(f"port {port} is in use: stop what listens there first")
+        log = Path(self.tmp.name) / f"server-{i}.log"
+        if log not in self.logs:
             self.logs.append(log)
-            cmd = [PYTHON, "-m", "config.serving"]
-            cmd += ["--host", "127.0.0.1", "--port", port, "--log-level", "warning"]
-            with open(log, "wb") as out:
-                self.procs.append(
-                    subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        cmd = [PYTHON, "-m", "config.serving"]
+        cmd += ["--host", "127.0.0.1", "--port", port, "--log-level", "warning"]
+        with open(log, "ab") as out:
+            proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        if i < len(self.procs):
+            self.procs[i] = proc
+        else:
+            self.procs.append(proc)
+        if wait:
+            self.wait_healthy(i)
+
+    def wait_healthy(self, i: int, timeout: float = 90) -> None:
+        url, proc = self.urls[i], self.procs[i]
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server {url} exited:\n{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(f"{url}/healthz/", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"server {url} not healthy after {timeout:g} s:\n{self.log_tail()}"
                 )
-        deadline = time.monotonic() + 90
-        for url, proc in zip(self.urls, self.procs, strict=True):
-            while True:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"server {url} exited:\n{self.log_tail()}")
-                try:
-                    with urllib.request.urlopen(f"{url}/healthz/", timeout=2) as answer:
-                        if answer.status == 200:
-                            break
-                except OSError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"server {url} not healthy after 90 s:\n{self.log_tail()}")
-                time.sleep(0.2)
+            time.sleep(0.2)
+
+    def kill(self, i: int) -> None:
+        """SIGKILL process `i`: no shutdown of any kind."""
+        proc = self.procs[i]
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
 
     def stop(self, timeout: float = 10) -> None:
         for proc in self.procs:
@@ -285,7 +313,7 @@ class Servers:
             try:
                 self.drop_database()
                 if self.setup.postgres:
-                    redis_flush()
+                    redis_flush(self.redis_url)
             finally:
                 self.tmp.cleanup()
 

@@ -7,7 +7,8 @@ from the database, sockets closed with 4503: docs/resilience.md), and each one l
 met. With players on a process, that was thousands of tracebacks a minute. `RedisOutageFilter`
 sits on the log handler (config/settings.py, when REDIS_URL is set): a record caused by Redis
 being unreachable (a connection error or timeout of redis-py, or django-redis' wrapper of one,
-in the record's exception, its causes or its arguments) is not written. Instead:
+in the record's exception, its causes or its arguments; Celery's result backend's "Connection
+to Redis lost: Retry" lines) is not written. Instead:
 
 - the first one starts the outage: "Redis unreachable ..." with what it was (one line);
 - while it lasts, a thread of the process pings Redis every `PROBE_SECONDS`, and once a
@@ -50,8 +51,16 @@ def redis_outage_error(exc: BaseException | None) -> BaseException | None:
     return caused_by(exc, outage_errors())
 
 
+#: Celery's Redis result backend logs its reconnection tries as text, without the exception.
+CELERY_RECONNECTING = ("celery.backends.redis", "Connection to Redis lost")
+
+
 def outage_error(record: logging.LogRecord) -> BaseException | None:
     """The exception saying Redis cannot be reached that `record` was logged for, if any."""
+    if record.name == CELERY_RECONNECTING[0] and str(record.msg).startswith(CELERY_RECONNECTING[1]):
+        from redis.exceptions import ConnectionError
+
+        return ConnectionError(record.getMessage())
     candidates: list[Any] = []
     if record.exc_info and record.exc_info[1] is not None:
         candidates.append(record.exc_info[1])
