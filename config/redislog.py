@@ -38,7 +38,7 @@ def outage_errors() -> tuple[type[BaseException], ...]:
 
     kinds: tuple[type[BaseException], ...] = (ConnectionError, TimeoutError)
     try:
-        from django_redis.exceptions import ConnectionInterrupted
+        from django_redis.exceptions import ConnectionInterrupted  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - django-redis is pinned
         return kinds
     return (*kinds, ConnectionInterrupted)
