@@ -19,6 +19,7 @@ import redis as redis_py
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from games.models import Attempt
 from leaderboards import board
 from tests.faults.live import (
     Client,
@@ -59,16 +60,21 @@ def play(client: Client, state: dict, count: int) -> dict:
     return state
 
 
-def expected_ranks(daily) -> dict[int, int]:
-    """Attempt id -> rank, computed from the database alone."""
-    return {a.pk: rank for rank, _, a in board.ranked(list(board.board_queryset(daily.pk)))}
+def expected_ranks(daily) -> dict[str, int]:
+    """Player name -> rank, computed from the database alone (rows name no attempt)."""
+    ranked = board.ranked(list(board.board_queryset(daily.pk)))
+    return {a.player.display_name: rank for rank, _, a in ranked}
+
+
+def name_of(state: dict) -> str:
+    return Attempt.objects.select_related("player").get(pk=state["id"]).player.display_name
 
 
 def board_ranks(client: Client, daily) -> dict[int, int]:
     status, body = client.get(f"/api/leaderboards/{daily.game}/{daily.date.isoformat()}/")
     assert status == 200, body
     assert body["total"] == len(body["rows"])
-    return {row["attempt_id"]: row["rank"] for row in body["rows"]}
+    return {row["player"]: row["rank"] for row in body["rows"]}
 
 
 def messages(ws, wait: float = 1.5) -> list[dict]:
@@ -152,7 +158,7 @@ def test_redis_stops_mid_play_and_comes_back(start_server):
         print("handshakes refused after the restart:", refused)
         with fresh, back:
             assert snapshot["type"] == "snapshot"
-            assert {r["attempt_id"]: r["rank"] for r in snapshot["board"]["top"]} == (
+            assert {r["player"]: r["rank"] for r in snapshot["board"]["top"]} == (
                 expected_ranks(daily)
             )
             # The watcher of before reconnects with the last version it saw: a snapshot (its
@@ -164,7 +170,7 @@ def test_redis_stops_mid_play_and_comes_back(start_server):
                 again
             )
             latest = [e for e in again if "board" in e][-1]
-            assert {r["attempt_id"]: r["rank"] for r in latest["board"]["top"]} == (
+            assert {r["player"]: r["rank"] for r in latest["board"]["top"]} == (
                 expected_ranks(daily)
             )
             # Live updates flow again, to both.
@@ -173,8 +179,8 @@ def test_redis_stops_mid_play_and_comes_back(start_server):
             for ws in (fresh, back):
                 updates = [e for e in messages(ws) if e["type"] == "update"]
                 assert updates, "no live update after Redis came back"
-                moves = {row["attempt_id"]: row["moves"] for row in updates[-1]["board"]["top"]}
-                assert moves[a["id"]] == a["seq"]
+                moves = {row["player"]: row["moves"] for row in updates[-1]["board"]["top"]}
+                assert moves[name_of(a)] == a["seq"]
 
         # The leaderboard index is rebuilt in the new Redis by a board read (the index waits a
         # few seconds after an error before it tries Redis again).
