@@ -1,7 +1,7 @@
-"""Browser tests of a race between friends: two people in two browser contexts make a race on
-a past day's deal, join it by its link, get ready, watch the countdown, and race on the play
-page's table; each sees the other's progress live (moves, cards home, the foundations'
-picture), then the results side by side and a share text."""
+"""Browser tests of a race between friends: two, then four people in browser contexts of their
+own make a race on a past day's deal, join it by its link, get ready, watch the countdown, and
+race on the play page's table; each sees the others' progress live (moves, cards home, the
+foundations' picture), then the results side by side and a share text."""
 
 from __future__ import annotations
 
@@ -37,58 +37,66 @@ def watched(page: Any, problems: list[str]) -> Any:
     return page
 
 
-def test_two_friends_race_the_same_deal_live(browser, live_server_url, make_dailies, server_python):
+@pytest.mark.parametrize("players", [2, 4])
+def test_friends_race_the_same_deal_live(
+    browser, live_server_url, make_dailies, server_python, players
+):
     day = make_dailies(back=3)["date"]
     certificate = server_python(CERTIFICATE_ON % ("masterpiece", day))
     problems: list[str] = []
     contexts = [
         browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-GB")
-        for _ in range(2)
+        for _ in range(players)
     ]
     try:
-        maker, friend = (watched(c.new_page(), problems) for c in contexts)
+        pages = [watched(c.new_page(), problems) for c in contexts]
+        maker, friend, others = pages[0], pages[1], pages[2:]
         maker.goto(f"{live_server_url}/challenge/?game=masterpiece&date={day}")
+        maker.locator("#race-capacity").select_option(str(players))
         maker.get_by_test_id("race-make").click()
         expect(maker.get_by_test_id("race-ready")).to_be_visible()
         link = maker.get_by_test_id("race-link").inner_text()
         assert re.fullmatch(r"http://[^/]+/challenge/[a-z2-9]{10}/", link)
 
-        friend.goto(link)
-        friend.get_by_test_id("race-join").click()
-        expect(maker.get_by_test_id("racer")).to_have_count(2)  # live, on the maker's page
-        friend.get_by_test_id("race-ready").click()
+        for page in pages[1:]:
+            page.goto(link)
+            page.get_by_test_id("race-join").click()
+            expect(page.get_by_test_id("race-ready")).to_be_visible()
+        expect(maker.get_by_test_id("racer")).to_have_count(players)  # live, on the maker's page
+        for page in pages[1:]:
+            page.get_by_test_id("race-ready").click()
         expect(maker.get_by_test_id("racer").nth(1)).to_contain_text("ready")
         maker.get_by_test_id("race-ready").click()
-        for page in (maker, friend):
+        for page in pages:
             expect(page.get_by_test_id("race-status")).to_have_text(
                 re.compile(r"The race starts in \d|The race is on")
             )
             expect(page.locator("#board")).to_have_attribute("data-seq", "0")
 
-        # The friend plays; the maker sees it beside their own table.
+        # The friend plays; everyone else sees it beside their own table.
         attempt = friend.locator("#board").get_attribute("data-attempt")
         for seq, move in enumerate(certificate[:3]):
             answer = friend.request.post(
                 f"{live_server_url}/api/attempts/{attempt}/moves/", data={"seq": seq, "move": move}
             )
             assert answer.ok, answer.text()
-        theirs = maker.get_by_test_id("racer").nth(1)
-        expect(theirs.get_by_test_id("racer-moves")).to_contain_text("Moves 3")
-        expect(theirs.locator(".race-foundation")).to_have_count(4)
-        expect(theirs).to_contain_text("playing")
+        for page in (maker, *others):
+            theirs = page.get_by_test_id("racer").nth(1)
+            expect(theirs.get_by_test_id("racer-moves")).to_contain_text("Moves 3")
+            expect(theirs.locator(".race-foundation")).to_have_count(4)
+            expect(theirs).to_contain_text("playing")
 
-        # Both resign: the race is over, its results are shown side by side with a share text.
-        for page in (friend, maker):
+        # All resign: the race is over, its results are shown side by side with a share text.
+        for page in pages:
             mine = page.locator("#board").get_attribute("data-attempt")
             assert page.request.post(f"{live_server_url}/api/attempts/{mine}/resign/").ok
-        for page in (maker, friend):
+        for page in pages:
             expect(page.get_by_test_id("race-status")).to_have_text("The race is over.")
             expect(page.get_by_test_id("race-result").first).to_be_visible()
         expect(maker.get_by_test_id("race-share-text")).to_contain_text("Patience Daily")
-        view = json.loads(
-            maker.request.get(f"{live_server_url}/api/races/{link.split('/')[-2]}/").text()
-        )
-        assert view["status"] == "over" and len(view["racers"]) == 2
+        code = link.split("/")[-2]
+        view = json.loads(maker.request.get(f"{live_server_url}/api/races/{code}/").text())
+        assert view["status"] == "over" and len(view["racers"]) == players
         assert problems == []
     finally:
         for context in contexts:
