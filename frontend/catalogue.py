@@ -118,9 +118,9 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "blocked": _("No card move left: undo or resign."),
         "board_label": _("{game} table"),
         "keyboard_help": _(
-            "Keyboard: Tab to the table, arrow keys to move between piles, Enter or Space to "
-            "pick up a pile's card, then arrows and Enter to put it down; Escape cancels. "
-            "Double-click or double-tap sends a card to its foundation."
+            "Keyboard: Tab to the table, arrow keys to move between piles, Home and End to a "
+            "pile's first and last card, Enter or Space to pick up, then arrows and Enter to "
+            "put down; Escape cancels. U undoes; ? shows the rules and keys."
         ),
         "target_mark": _("▼ here"),
         "selected": _("Picked up {card}. It can go to: {places}."),
@@ -205,6 +205,47 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "solution_slider": _("Move of the solver’s line"),
         "solution_board": _("The solver’s line: the table after the move shown"),
         "solution_failed": _("The solver’s line could not be loaded."),
+        "settings": _("Settings"),
+        "one_tap": _("One-tap moves"),
+        "speed": _("Card speed"),
+        "speed_normal": _("Normal"),
+        "speed_fast": _("Fast"),
+        "speed_instant": _("Instant"),
+        "keys_button": _("Keys and rules"),
+        "help_title": _("Rules and keys"),
+        "help_tap": _(
+            "Tap a card to send it to its foundation, or to its only place; a card with "
+            "several places is picked up: tap where it goes. Dragging works too. One-tap "
+            "moves can be turned off in Settings."
+        ),
+        "keys_arrows": _("Arrow keys"),
+        "keys_arrows_do": _(
+            "move between piles; up and down go to the pile above or below on the screen"
+        ),
+        "keys_home_end": _("Home, End"),
+        "keys_home_end_do": _("point at the first or the last face-up card of a pile"),
+        "keys_shift": _("Shift+↑, Shift+↓"),
+        "keys_shift_do": _(
+            "point at the card before or after; with a run picked up, choose a shorter or a "
+            "longer run"
+        ),
+        "keys_enter": _("Enter, Space"),
+        "keys_enter_do": _("draw, pick up (from the card pointed at) or put down"),
+        "keys_escape": _("Escape"),
+        "keys_escape_do": _("put back what is picked up"),
+        "keys_u_do": _("undo (counts as a move)"),
+        "keys_question_do": _("this help"),
+        "keys_h_do": _("a hint, where hints are allowed (practice and past days)"),
+        "help_rules": _("The full rules of {game}"),
+        "close": _("Close"),
+        "takes_king": _("takes a King, or a run led by a King"),
+        "takes_card": _("takes the {card}"),
+        "takes_any": _("takes any free card"),
+        "takes_nothing": _("nothing is put here"),
+        "takes_draws": _("cards drawn from the stock come here"),
+        "slot_waste": _("Waste"),
+        "slot_any": _("Any card"),
+        "pile_label_empty_takes": pgettext("pile, in a sentence", "{pile}: empty, {takes}"),
         "face_up": _("face up"),
         "card_face_down": _("face-down card"),
         "card_generic": _("the cards"),

@@ -27,7 +27,9 @@ class AttemptState:
     ranked attempt whose daily's ranked play ended while it was played (`Attempt.day_over`):
     it takes no more moves (none are listed); the player may go on in practice. `hints_open`:
     hints may be asked for (`Attempt.hints_open`: practice, never while a daily is played for
-    rank).
+    rank). `last_move`: the last card move and what it carried, as `moves` lists them (None at
+    the start or just after an undo), so that every screen of the attempt can mark where it
+    came from and went.
     """
 
     attempt: Attempt
@@ -41,6 +43,7 @@ class AttemptState:
     replayed: bool = False
     day_over: bool = False
     hints_open: bool = False
+    last_move: dict[str, Any] | None = None
     #: Renderings already made of this state (games.api.serializers.render_state).
     rendered: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -70,6 +73,7 @@ def attempt_state(
     day_over = attempt.day_over()
     playing = not attempt.is_finished and not day_over
     carrying = [] if day_over else game.legal_moves_carrying()
+    last = game.last_move_carrying()
     return AttemptState(
         attempt=attempt,
         view=game.view(),
@@ -82,4 +86,5 @@ def attempt_state(
         replayed=replayed,
         day_over=day_over,
         hints_open=attempt.hints_open(),
+        last_move=last.to_json() if last is not None else None,
     )

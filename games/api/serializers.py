@@ -327,6 +327,11 @@ class AttemptStateSerializer(serializers.Serializer):
     moves = LegalMoveSerializer(
         many=True, help_text="The same moves, each with the cards it carries."
     )
+    last_move = LegalMoveSerializer(
+        allow_null=True,
+        help_text="The last card move and what it carried (null at the start and just after "
+        "an undo): where a screen marks the card that came and the pile it left.",
+    )
     view = PlayerViewField(
         help_text=(
             "The position as the player sees it. Munger's face-down cards and stock appear as "

@@ -274,6 +274,23 @@ class Game:
                 legal.append(LegalMove(move.text, None if card < 0 else TEXT[card], count))
         return legal
 
+    def last_move_carrying(self) -> LegalMove | None:
+        """The last card move of the history with what it carried (as `legal_moves_carrying`
+        lists it), or None when the history is empty or ends with an undo.
+
+        >>> from games.engine import new_game
+        >>> game = new_game("munger", seed=1)
+        >>> game.push("R>F")
+        ()
+        >>> game.last_move_carrying().to_json()
+        {'move': 'R>F', 'card': 'AH', 'count': 1}
+        """
+        if not self.history or self.history[-1] == UNDO_TEXT or not self._records:
+            return None
+        text = self.history[-1]
+        card, count = self._carried(self.parse_move(text), self._records[-1])
+        return LegalMove(text, None if card < 0 else TEXT[card], count)
+
     def _carried(self, move: Move, record: Record) -> tuple[int, int]:
         """Just after `move` was played (its undo `record` not yet applied): the card that
         leads what moved, or -1 when the player may not see it, and how many cards moved."""

@@ -16,6 +16,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 from playwright.sync_api import expect  # noqa: E402
 
 from tests.e2e.test_pages import board_with_a_fake_socket  # noqa: E402
+from tests.e2e.test_play import TAP_TAP  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +159,7 @@ def test_a_refusal_is_said_in_the_pages_language_with_no_english_word(
     browser, live_server_url, dailies, locale, foundation_word
 ):
     context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale=locale)
+    context.add_init_script(TAP_TAP)  # a tap picks the card up: the double-click is the move
     try:
         page = context.new_page()
         open_play(page, live_server_url, "munger")

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.e2e.test_play import click_move, state_of, wait_seq
+from tests.e2e.test_play import TAP_TAP, click_move, state_of, wait_seq
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -20,6 +20,7 @@ def test_a_practice_hint_marks_a_move_and_playing_it_works(make_dailies, e2e_pag
     day = make_dailies(back=1)["date"]
     page = e2e_page
     page.set_viewport_size({"width": 1280, "height": 1000})
+    page.context.add_init_script(TAP_TAP)  # the hinted move is played tap by tap
     page.goto(f"{live_server_url}/play/masterpiece/{day}/")
     wait_seq(page, 0)
     button = page.get_by_test_id("hint")

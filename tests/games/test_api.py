@@ -629,6 +629,21 @@ def test_at_235959_a_daily_is_today_and_at_midnight_it_is_past(travel, alice, bo
     assert [d["date"] for d in bob_client.get("/api/dailies/").json()] == ["2026-03-11"]
 
 
+@pytest.mark.django_db
+def test_the_state_names_the_last_card_move_and_forgets_it_after_an_undo(alice_client):
+    daily = factories.daily("munger")
+    state = start(alice_client, daily)
+    assert state["last_move"] is None
+    token = daily.deal.certificate[0]
+    listed = next(m for m in state["moves"] if m["move"] == token)
+
+    after = move(alice_client, state["id"], 0, token).json()
+
+    assert after["last_move"] == listed
+    assert alice_client.get(f"/api/attempts/{state['id']}/").json()["last_move"] == listed
+    assert move(alice_client, state["id"], 1, "U").json()["last_move"] is None
+
+
 # -- no hidden card ever leaves the server ---------------------------------------------------
 
 

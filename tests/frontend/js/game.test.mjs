@@ -6,7 +6,8 @@ import test from "node:test";
 import { useCatalogue } from "../../../frontend/static/frontend/common/text.js";
 import { describeMove, turnedUp } from "../../../frontend/static/frontend/game/describe.js";
 import { withYours } from "../../../frontend/static/frontend/game/end.js";
-import { movesFrom, movesOf } from "../../../frontend/static/frontend/game/moves.js";
+import { bestFit, fanFor } from "../../../frontend/static/frontend/game/fit.js";
+import { movesFrom, movesOf, smartMove } from "../../../frontend/static/frontend/game/moves.js";
 
 const ENGLISH = {
   card_name: "{rank} of {suit}",
@@ -43,6 +44,44 @@ test("movesFrom keeps a pile's moves, or those its picked-up card leads", () => 
   assert.deepEqual(movesFrom(moves, "T2").map((m) => m.token), ["T2>T5", "T2>F"]);
   assert.deepEqual(movesFrom(moves, "T2", "2C").map((m) => m.token), ["T2>F"]);
   assert.deepEqual(movesFrom(moves, "T3"), []);
+});
+
+test("one tap: the foundation first, else the only place, else nothing (picked up)", () => {
+  const moves = movesOf({
+    moves: [
+      { move: "T2>T3", card: "AS", count: 1 },
+      { move: "T2>F", card: "AS", count: 1 },
+      { move: "R>T1", card: "QH", count: 1 },
+      { move: "T6>T4", card: "9H", count: 1 },
+      { move: "T6>T7", card: "9H", count: 1 },
+    ],
+  });
+  assert.equal(smartMove(moves, "T2", "AS").token, "T2>F");
+  assert.equal(smartMove(moves, "R", "QH").token, "R>T1");
+  assert.equal(smartMove(moves, "T6", "9H"), null);
+  assert.equal(smartMove(moves, "T5", "KD"), null);
+});
+
+test("the table takes the arrangement with the bigger cards, within width and height", () => {
+  const ways = [
+    { name: "stacked", across: 7, gapsAcross: 0, tall: 6, gapsTall: 0 },
+    { name: "wide", across: 10, gapsAcross: 0, tall: 4, gapsTall: 0 },
+  ];
+  // Tall and narrow: the width decides, stacked wins.
+  assert.deepEqual(bestFit(ways, { width: 350, height: 800, gap: 0, maxWidth: 96, minWidth: 24 }), { name: "stacked", width: 50 });
+  // Short and wide: wide gives bigger cards.
+  assert.deepEqual(bestFit(ways, { width: 1000, height: 300, gap: 0, maxWidth: 96, minWidth: 24 }), { name: "wide", width: 75 });
+  // Never under the smallest card.
+  assert.equal(bestFit(ways, { width: 100, height: 100, gap: 0, maxWidth: 96, minWidth: 24 }).width, 24);
+});
+
+test("a fan that does not fit closes up, its face-down strips first", () => {
+  const fan = { cardHeight: 70, down: 2, up: 13, fanDown: 8, fanUp: 24 };
+  assert.deepEqual(fanFor({ ...fan, budget: 500 }), { fanDown: 8, fanUp: 24 });
+  const closed = fanFor({ ...fan, budget: 250 });
+  assert.equal(closed.fanDown, 4);
+  assert.ok(70 + 2 * closed.fanDown + 13 * closed.fanUp <= 250.001);
+  assert.equal(fanFor({ ...fan, budget: 10 }).fanUp, 6); // a sliver, never nothing
 });
 
 test("a move in words names the card, the place and what it turned up", () => {

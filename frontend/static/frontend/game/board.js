@@ -2,20 +2,24 @@
 // offers are the moves the server listed (play.moves), and anything else a person tries is
 // sent to the server, whose reason is shown. The table (table.js) draws; input.js listens.
 
-import { movesFrom } from "./moves.js";
+import { movesFrom, smartMove } from "./moves.js";
 import { capitalise, cardName, pileName, placeName, t } from "./strings.js";
 import { Table } from "./table.js";
 
 const DOUBLE_TAP_MS = 400;
 
 export class Board {
-  // table: the Table; play: the game (game.js): state, moves, busy, move(token, info).
-  constructor(table, play, { say }) {
+  // table: the Table; play: the game (game.js): state, moves, busy, move(token, info);
+  // oneTap(): whether a tap makes the smart move (a setting of the page).
+  constructor(table, play, { say, oneTap = () => false }) {
     this.table = table;
     this.play = play;
     this.say = say;
+    this.oneTap = oneTap;
     this.selection = null;
     this.lastTap = null;
+    this.queue = []; // taps and keys that came while a move was on its way, in order
+    this.cursor = null; // {pile, index}: the card the keyboard points at in a fan
   }
 
   playing() {
@@ -25,16 +29,86 @@ export class Board {
   // Draw a new state: what was picked up is put back.
   render(state) {
     this.selection = null;
+    this.cursor = null;
     this.table.render(state, this.play.moves);
   }
 
-  // The cards a person picks up: from the card taken (a column) or the top card (elsewhere).
+  // The cards a person picks up: from the card taken (a column; a face-down card there means
+  // the lowest face-up card above it) or the top card (elsewhere).
   unitFor(pile, card) {
     const cards = this.table.cardsOf(pile);
     if (!cards.length || pile.dataset.kind === "fixed") return null;
-    if (pile.dataset.kind === "column" && card && card.dataset.card) return cards.slice(cards.indexOf(card));
+    const at = card ? cards.indexOf(card) : -1;
+    if (pile.dataset.kind === "column" && at >= 0) {
+      const lead = cards.findIndex((c, i) => i >= at && c.dataset.card);
+      if (lead >= 0) return cards.slice(lead);
+    }
     const top = cards[cards.length - 1];
     return top.dataset.card ? [top] : null;
+  }
+
+  // -- input that comes while a move is on its way --------------------------------------------
+
+  // A tap or key while the server has not answered yet waits its turn: it is kept by pile
+  // name and card (the table is drawn anew before it is replayed) and played in order.
+  later(kind, pile, card) {
+    const cards = this.table.cardsOf(pile);
+    this.queue.push({
+      kind,
+      name: pile.dataset.name,
+      suit: pile.dataset.suit || "",
+      code: card && card.dataset.card ? card.dataset.card : null,
+      index: card ? cards.indexOf(card) : -1,
+      at: Date.now(),
+    });
+  }
+
+  // Replays what waited, in order, while no move is on its way.
+  drain() {
+    while (this.queue.length && !this.play.busy) {
+      const item = this.queue.shift();
+      const pile = this.table.piles().find((p) => p.dataset.name === item.name && (p.dataset.suit || "") === item.suit);
+      if (!pile) continue;
+      const cards = this.table.cardsOf(pile);
+      const card = (item.code && cards.find((c) => c.dataset.card === item.code)) || (item.index >= 0 && !item.code ? cards[item.index] : null) || null;
+      if (item.kind === "key") this.activate(pile, null, { byKeyboard: true });
+      else this.tap(pile, card, item.at);
+    }
+  }
+
+  // Enter or Space on a pile: now, or after the move on its way.
+  key(pile) {
+    if (this.play.busy) this.later("key", pile, null);
+    else if (this.cursor && this.cursor.pile === pile) this.activate(pile, this.table.cardsOf(pile)[this.cursor.index], { byKeyboard: false, byCursor: true });
+    else this.activate(pile, null, { byKeyboard: true });
+  }
+
+  // -- the keyboard's card in a fan -----------------------------------------------------------
+
+  // Home/End ("first"/"last") and Shift+arrows ("previous"/"next" card of the fan) point at one face-up card
+  // of the focused pile and say it; with a run picked up from that pile, the run now starts
+  // there (a shorter or longer run).
+  point(pile, where) {
+    const cards = this.table.cardsOf(pile);
+    const faces = cards.map((c, i) => (c.dataset.card ? i : -1)).filter((i) => i >= 0);
+    if (!faces.length) return false;
+    const now = this.cursor && this.cursor.pile === pile ? this.cursor.index : faces[faces.length - 1];
+    let index = now;
+    if (where === "first") index = faces[0];
+    else if (where === "last") index = faces[faces.length - 1];
+    else {
+      const k = faces.indexOf(now) + (where === "next" ? 1 : -1);
+      index = faces[Math.max(0, Math.min(faces.length - 1, k))];
+    }
+    this.cursor = { pile, index };
+    this.table.showCursor(cards[index]);
+    const sel = this.selection;
+    if (sel && sel.pile === pile && pile.dataset.kind === "column") {
+      this.select(pile, cards[index]);
+      return true;
+    }
+    this.say(cards[index].getAttribute("aria-label"));
+    return true;
   }
 
   // The moves a picked-up unit may make. lead null: the whole pile's moves (keyboard).
@@ -113,17 +187,43 @@ export class Board {
 
   // -- taps -----------------------------------------------------------------------------------
 
-  tap(pile, card) {
-    if (this.play.busy) return;
-    const now = Date.now();
+  // at: when the tap came (a tap that waited keeps its time, for the double tap).
+  tap(pile, card, at = Date.now()) {
+    if (this.play.busy) {
+      this.later("tap", pile, card);
+      return;
+    }
+    const name = pile.dataset.name;
     const key = card && card.dataset.card ? card.dataset.card : null;
     const last = this.lastTap;
-    this.lastTap = { key, at: now };
-    if (key && last && last.key === key && now - last.at < DOUBLE_TAP_MS) {
+    this.lastTap = { key, name, at, moved: false };
+    if (last && last.moved && last.name === name && at - last.at < DOUBLE_TAP_MS) {
+      // The second tap of a double tap whose first tap moved the card already.
+      this.lastTap = null;
+      return;
+    }
+    if (key && last && last.key === key && at - last.at < DOUBLE_TAP_MS) {
       this.lastTap = null;
       if (this.toFoundation(pile, card)) return;
     }
+    if (!this.selection && this.oneTap() && this.smart(pile, card)) {
+      this.lastTap.moved = true;
+      return;
+    }
     this.activate(pile, card, { byKeyboard: false });
+  }
+
+  // One tap sends a card to its best place (smartMove: its foundation, else its only place);
+  // false when it has none or several, and the card is picked up instead.
+  smart(pile, card) {
+    if (!this.playing()) return false;
+    const unit = this.unitFor(pile, card);
+    if (!unit) return false;
+    const src = pile.dataset.name;
+    const move = smartMove(this.play.moves, src, unit[0].dataset.card);
+    if (!move) return false;
+    this.play.move(move.token, { card: move.card, src, dst: move.dst });
+    return true;
   }
 
   // Double-click / double-tap: the card goes to its foundation when that move is listed;
@@ -140,13 +240,14 @@ export class Board {
   }
 
   // A tap or Enter on a pile: draw from the stock, pick up, put down or change the selection.
-  activate(pile, card, { byKeyboard }) {
+  // byCursor: Enter on the card the keyboard points at (taken as a tap on it).
+  activate(pile, card, { byKeyboard, byCursor = false }) {
     if (!this.playing()) return;
     const sel = this.selection;
     const name = pile.dataset.name;
     if (sel) {
       if (pile === sel.pile || name === sel.src) {
-        const other = !byKeyboard && card && card.dataset.card && !sel.unit.includes(card) ? card : null;
+        const other = !byKeyboard && !byCursor && card && card.dataset.card && !sel.unit.includes(card) ? card : null;
         if (other) this.select(pile, other);
         else this.cancel();
         return;

@@ -73,15 +73,16 @@ export function backCard({ index, total, placeText } = {}) {
   return el;
 }
 
-// An empty place: a dashed outline with an optional mark (e.g. "K" or a suit).
-export function emptySlot(text) {
+// An empty place: a dashed outline with what it takes (e.g. "K", or "A" and a suit).
+export function emptySlot(text, suit = null) {
   const el = document.createElement("div");
-  el.className = "slot";
-  if (text) {
+  el.className = suit ? `slot suit-${suit}` : "slot";
+  if (text || suit) {
     const mark = document.createElement("span");
     mark.className = "slot-mark";
     mark.setAttribute("aria-hidden", "true");
     mark.textContent = text;
+    if (suit) mark.append(suitIcon(suit, "suit slot-suit"));
     el.append(mark);
   }
   return el;

@@ -9,6 +9,9 @@ import { histogram, rankInto, reviewNotice, solutionReplay } from "./end.js";
 import { t } from "./strings.js";
 
 const FOUR_COLOUR_KEY = "patience.fourColourDeck";
+const ONE_TAP_KEY = "patience.oneTap";
+const SPEED_KEY = "patience.speed";
+const SPEEDS = ["normal", "fast", "instant"];
 
 function storageGet(key) {
   try {
@@ -68,7 +71,23 @@ export class Chrome {
     this.resignBtn = el("button", { type: "button", className: "btn", testid: "resign", text: t("resign") });
     this.fourColour = el("input", { type: "checkbox", id: "four-colour", testid: "four-colour" });
     const toggle = el("label", { className: "toggle", for: "four-colour" }, this.fourColour, " ", t("four_colour"));
-    const controls = el("div", { className: "play-controls" }, this.undoBtn, this.finishBtn, this.resignBtn, toggle);
+    this.oneTapBox = el("input", { type: "checkbox", id: "one-tap", testid: "one-tap" });
+    const oneTap = el("label", { className: "toggle", for: "one-tap" }, this.oneTapBox, " ", t("one_tap"));
+    this.speedSelect = el(
+      "select",
+      { id: "speed", testid: "speed" },
+      ...SPEEDS.map((speed) => el("option", { value: speed, text: t(`speed_${speed}`) })),
+    );
+    const speed = el("label", { className: "toggle", for: "speed" }, t("speed"), " ", this.speedSelect);
+    // The settings fold away: open, they lie over the table instead of pushing it down.
+    this.settings = el(
+      "details",
+      { className: "play-settings", testid: "settings" },
+      el("summary", { className: "btn", text: t("settings") }),
+      el("div", { className: "settings-panel" }, oneTap, speed, toggle),
+    );
+    this.keysBtn = el("button", { type: "button", className: "btn", testid: "keys", text: t("keys_button"), "aria-keyshortcuts": "?" });
+    const controls = el("div", { className: "play-controls" }, this.undoBtn, this.finishBtn, this.resignBtn, this.keysBtn, this.settings);
 
     this.statusEl = el("p", { className: "play-status", role: "status", "aria-live": "polite", "aria-atomic": "true", testid: "status" });
     this.policyEl = el("p", { className: "play-policy", testid: "clock-policy", text: t("clock_policy"), hidden: true });
@@ -106,7 +125,10 @@ export class Chrome {
     );
     this.connectionEl = el("p", { className: "connection", testid: "connection", hidden: true });
 
-    this.root.replaceChildren(stats, controls, this.statusEl, this.policyEl, this.blockedEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog);
+    this.helpDialog = this.buildHelp();
+    const bar = el("div", { className: "play-bar" }, stats, controls);
+    this.root.replaceChildren(bar, this.statusEl, this.policyEl, this.blockedEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog, this.helpDialog);
+    this.keysBtn.addEventListener("click", () => this.showHelp());
 
     this.undoBtn.addEventListener("click", () => actions.undo());
     blockedUndo.addEventListener("click", () => actions.undo());
@@ -125,6 +147,59 @@ export class Chrome {
       storageSet(FOUR_COLOUR_KEY, this.fourColour.checked ? "1" : "0");
       this.applyDeck();
     });
+    this.oneTapBox.checked = storageGet(ONE_TAP_KEY) !== "0";
+    this.oneTapBox.addEventListener("change", () => storageSet(ONE_TAP_KEY, this.oneTapBox.checked ? "1" : "0"));
+    const stored = storageGet(SPEED_KEY);
+    this.speedSelect.value = SPEEDS.includes(stored) ? stored : "normal";
+    this.applySpeed();
+    this.speedSelect.addEventListener("change", () => {
+      storageSet(SPEED_KEY, this.speedSelect.value);
+      this.applySpeed();
+    });
+  }
+
+  // Whether a tap on a card makes its smart move (the one-tap setting, on unless turned off).
+  oneTap() {
+    return this.oneTapBox.checked;
+  }
+
+  applySpeed() {
+    this.root.dataset.speed = this.speedSelect.value;
+  }
+
+  // The rules and keys, one key (?) away: a dialog over the table, which keeps its state.
+  buildHelp() {
+    const keys = el("dl", { className: "keys-list" });
+    // The letter keys are the same in every language; the others' names are translated.
+    for (const [key, text] of [
+      [t("keys_arrows"), "keys_arrows_do"],
+      [t("keys_home_end"), "keys_home_end_do"],
+      [t("keys_shift"), "keys_shift_do"],
+      [t("keys_enter"), "keys_enter_do"],
+      [t("keys_escape"), "keys_escape_do"],
+      ["U", "keys_u_do"],
+      ["H", "keys_h_do"],
+      ["?", "keys_question_do"],
+    ]) {
+      keys.append(el("dt", {}, el("kbd", { text: key })), el("dd", { text: t(text) }));
+    }
+    const close = el("button", { type: "button", className: "btn", testid: "help-close", text: t("close") });
+    const dialog = el(
+      "dialog",
+      { className: "confirm help-dialog", "aria-labelledby": "help-title", testid: "help" },
+      el("h2", { id: "help-title", text: t("help_title") }),
+      el("p", { text: t("help_tap") }),
+      keys,
+      el("p", {}, el("a", { href: this.page.rulesUrl, text: t("help_rules", { game: this.page.title }) })),
+      el("div", { className: "dialog-buttons" }, close),
+    );
+    close.addEventListener("click", () => dialog.close());
+    return dialog;
+  }
+
+  showHelp() {
+    if (this.helpDialog.open) return;
+    if (typeof this.helpDialog.showModal === "function") this.helpDialog.showModal();
   }
 
   applyDeck() {

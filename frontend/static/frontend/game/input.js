@@ -1,13 +1,22 @@
 // Input: pointer, touch and keyboard on the table, turned into the board's calls. A press that
 // drifts less than DRAG_THRESHOLD is a tap; further, it drags what it picked up. Arrow keys
-// walk the table's piles (one tab stop, roving focus), Enter or Space acts, Escape puts back.
+// walk the table's piles (one tab stop, roving focus), Home/End and Shift+Up/Down point at a
+// card of a fan, Enter or Space acts, Escape puts back. Anywhere on the page (not in a text
+// field): U undoes, ? opens the rules and keys.
 
 const DRAG_THRESHOLD = 8; // px of finger drift that still counts as a tap
 
 const ARROWS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
+const POINT = { Home: "first", End: "last" };
+const SHIFT_POINT = { ArrowUp: "previous", ArrowDown: "next" };
+
+function typing(target) {
+  return Boolean(target && target.closest && target.closest("input, textarea, select, [contenteditable]"));
+}
 
 export class Input {
-  constructor(table, board, play) {
+  // shortcuts: {undo(), help()}: the page's keys U and ?.
+  constructor(table, board, play, shortcuts = {}) {
     this.table = table;
     this.board = board;
     this.play = play;
@@ -28,6 +37,14 @@ export class Input {
     // Escape puts back what is picked up, wherever the focus is.
     document.addEventListener("keydown", (e) => {
       if (e.key === "Escape" && board.cancel()) e.preventDefault();
+      if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target) || e.defaultPrevented) return;
+      if ((e.key === "u" || e.key === "U") && shortcuts.undo) {
+        e.preventDefault();
+        shortcuts.undo();
+      } else if (e.key === "?" && shortcuts.help) {
+        e.preventDefault();
+        shortcuts.help();
+      }
     });
     // Double-click on a mouse is handled through taps; stop the browser selecting text.
     el.addEventListener("dblclick", (e) => e.preventDefault());
@@ -101,7 +118,13 @@ export class Input {
     if (!pile || !this.table.gridIndex(pile)) return;
     if (e.key === "Enter" || e.key === " ") {
       e.preventDefault();
-      if (!this.play.busy) this.board.activate(pile, null, { byKeyboard: true });
+      this.board.key(pile);
+      return;
+    }
+    const where = POINT[e.key] || (e.shiftKey && pile.dataset.kind === "column" ? SHIFT_POINT[e.key] : null);
+    if (where) {
+      e.preventDefault();
+      this.board.point(pile, where);
       return;
     }
     const direction = ARROWS[e.key];

@@ -19,19 +19,39 @@ function topOf(view, name) {
   return null;
 }
 
+// A row, its outermost card marked free (rule 4: the only one that may move). Empty, a main
+// row takes any free card (rule 6); an auxiliary row is never refilled.
 function row(view, name, side) {
-  const cards = /^M/.test(name)
+  const main = /^M/.test(name);
+  const cards = main
     ? view.main_rows[Number(name.slice(1)) - 1] || []
     : view.auxiliary_rows[Number(name.slice(1)) - 1] || [];
   const pile = makePile(name, { classes: `row row-${side}` });
-  fillPile(pile, cards.map((code) => ({ code, up: true })), { placeText: pileName(name) });
-  pile.setAttribute("aria-label", describePile(name, cards.length, topOf(view, name)));
+  const drawn = fillPile(pile, cards.map((code) => ({ code, up: true })), {
+    emptyMark: main ? t("slot_any") : "–",
+    placeText: pileName(name),
+  });
+  if (drawn.length) drawn[drawn.length - 1].classList.add("free");
+  pile.setAttribute("aria-label", describePile(name, cards.length, topOf(view, name), t(main ? "takes_any" : "takes_nothing")));
   return pile;
 }
 
 export const masterpiece = {
   name: "masterpiece",
   topOf,
+  // How the table fits a screen (table.js), in card widths: rows close up sideways by
+  // themselves; five card heights tall, plus the direction line.
+  fit: {
+    gap: 0.01,
+    maxWidth: 74,
+    margin: 8,
+    // "rows": the cellar and the auxiliary rows under the Aces; "side" (a short, wide
+    // screen): in a column of their own on the right.
+    arrangements: [
+      { name: "rows", across: 7.2, gapsAcross: 0, tall: 5 * 1.4, gapsTall: 6, extra: 46 },
+      { name: "side", across: 10, gapsAcross: 2, tall: 4 * 1.4, gapsTall: 3, extra: 28 },
+    ],
+  },
 
   render(board, view) {
     const direction = document.createElement("p");
@@ -76,13 +96,18 @@ export const masterpiece = {
     const a2 = row(view, "A2", "right");
     a1.classList.add("auxiliary");
     a2.classList.add("auxiliary");
+    // The cellar is a hollow with its name under it, full or empty: never a fifth foundation.
     const cellar = makePile("C", { classes: "cellar" });
     fillPile(cellar, view.cellar ? [{ code: view.cellar, up: true }] : [], {
-      emptyMark: capitalise(pileName("C")),
+      emptyMark: t("slot_any"),
       placeText: pileName("C"),
     });
-    cellar.setAttribute("aria-label", describePile("C", view.cellar ? 1 : 0, view.cellar));
-    for (const el of [a1, cellar, a2]) el.style.setProperty("grid-row", "5");
+    const caption = document.createElement("span");
+    caption.className = "pile-caption";
+    caption.setAttribute("aria-hidden", "true");
+    caption.textContent = capitalise(pileName("C"));
+    cellar.append(caption);
+    cellar.setAttribute("aria-label", describePile("C", view.cellar ? 1 : 0, view.cellar, t("takes_any")));
     table.append(a1, cellar, a2);
     grid.push([a1, cellar, a2]);
 

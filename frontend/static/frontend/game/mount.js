@@ -18,21 +18,30 @@ export function mountGame(root, page) {
     update: (state) => chrome.update(state, game.elapsed()),
     say: (text) => chrome.say(text),
     connection: (open) => chrome.connection(open),
-    busy: (busy) => chrome.busy(busy),
+    busy: (busy) => {
+      chrome.busy(busy);
+      if (!busy) board.drain(); // the taps that came meanwhile
+    },
   };
   const game = new Game(page, view);
+  const undo = () => {
+    board.clearSelection();
+    game.undo();
+  };
   const chrome = new Chrome(root, page, {
-    undo: () => {
-      board.clearSelection();
-      game.undo();
-    },
+    undo,
     finish: () => game.finish(),
     resign: () => game.resign(),
   });
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
   const table = new Table(chrome.boardEl, page.layout);
-  board = new Board(table, game, { say: view.say });
-  new Input(table, board, game);
+  board = new Board(table, game, { say: view.say, oneTap: () => chrome.oneTap() });
+  new Input(table, board, game, {
+    undo,
+    help: () => chrome.showHelp(),
+  });
+  const refit = () => table.fit();
+  window.addEventListener("resize", refit);
   game.start().then((started) => {
     if (started) setInterval(() => chrome.tick(game.elapsed()), 1000);
   });

@@ -14,3 +14,12 @@ export function movesFrom(moves, src, lead = null) {
   const from = moves.filter((m) => m.src === src);
   return lead ? from.filter((m) => m.card === lead) : from;
 }
+
+// The move one tap on the card `lead` of pile `src` makes (the one-tap "smart move"): to its
+// foundation when the server lists that, else to its only listed place; null when it has no
+// move or several places (the card is then picked up).
+export function smartMove(moves, src, lead) {
+  const from = movesFrom(moves, src, lead);
+  const places = new Set(from.map((m) => m.dst));
+  return from.find((m) => m.dst === "F") || (places.size === 1 ? from[0] : null);
+}

@@ -2,7 +2,7 @@
 // readable, and the seven columns. Draws what the server's view holds, nothing more.
 
 import { describePile, fillPile, makePile } from "./piles.js";
-import { capitalise, pileName, t } from "./strings.js";
+import { capitalise, cardName, pileName, t } from "./strings.js";
 
 const SUIT_ORDER = ["C", "D", "H", "S"];
 
@@ -24,6 +24,18 @@ function topOf(view, name) {
 export const munger = {
   name: "munger",
   topOf,
+  // How the table fits a screen (table.js): stacked, the reserve has a row of its own; wide
+  // (a short, wide screen), it sits between the waste and the foundations. Sizes in card
+  // widths: a card is 1.4 tall, the columns get 2 more for their fans (longer ones close up).
+  fit: {
+    gap: 0.012,
+    maxWidth: 96,
+    margin: 8,
+    arrangements: [
+      { name: "stacked", across: 7, gapsAcross: 6, tall: 3 * 1.4 + 2, gapsTall: 4 },
+      { name: "wide", across: 10.6, gapsAcross: 9, tall: 2 * 1.4 + 2, gapsTall: 2 },
+    ],
+  },
 
   render(board, view) {
     const top = document.createElement("div");
@@ -48,8 +60,8 @@ export const munger = {
 
     const waste = makePile("W", { classes: "waste fan-x" });
     const shown = view.waste.slice(-3);
-    fillPile(waste, shown.map((code) => ({ code, up: true })), { placeText: pileName("W") });
-    waste.setAttribute("aria-label", describePile("W", view.waste.length, topOf(view, "W")));
+    fillPile(waste, shown.map((code) => ({ code, up: true })), { emptyMark: t("slot_waste"), placeText: pileName("W") });
+    waste.setAttribute("aria-label", describePile("W", view.waste.length, topOf(view, "W"), t("takes_draws")));
 
     const foundations = document.createElement("div");
     foundations.className = "foundations";
@@ -62,23 +74,24 @@ export const munger = {
       const pile = makePile(`F${suit}`, { classes: "foundation" });
       pile.dataset.suit = suit;
       pile.dataset.dest = "F";
-      fillPile(pile, f.top ? [{ code: f.top, up: true }] : [], { emptyMark: "A", placeText: pileName(`F${suit}`) });
-      pile.setAttribute("aria-label", describePile(`F${suit}`, f.count, f.top));
+      // Empty, each foundation shows the Ace it takes: its own suit's (rule 1).
+      fillPile(pile, f.top ? [{ code: f.top, up: true }] : [], { emptyMark: "A", emptySuit: suit, placeText: pileName(`F${suit}`) });
+      const ace = t("takes_card", { card: cardName(`A${suit}`) });
+      pile.setAttribute("aria-label", describePile(`F${suit}`, f.count, f.top, ace));
       foundations.append(pile);
       fPiles.push(pile);
     }
-    top.append(stock, waste, foundations);
-
     const reserveRow = document.createElement("div");
     reserveRow.className = "munger-reserve";
     const reserve = makePile("R", { classes: "reserve fan-x" });
-    fillPile(reserve, view.reserve.map((code) => ({ code, up: true })), { placeText: pileName("R") });
-    reserve.setAttribute("aria-label", describePile("R", view.reserve.length, topOf(view, "R")));
+    fillPile(reserve, view.reserve.map((code) => ({ code, up: true })), { emptyMark: "–", placeText: pileName("R") });
+    reserve.setAttribute("aria-label", describePile("R", view.reserve.length, topOf(view, "R"), t("takes_nothing")));
     const reserveTitle = document.createElement("span");
     reserveTitle.className = "pile-title";
     reserveTitle.setAttribute("aria-hidden", "true");
     reserveTitle.textContent = capitalise(pileName("R"));
     reserveRow.append(reserveTitle, reserve);
+    top.append(stock, waste, reserveRow, foundations);
 
     const tableau = document.createElement("div");
     tableau.className = "munger-tableau";
@@ -91,12 +104,12 @@ export const munger = {
         emptyMark: "K",
         placeText: pileName(name),
       });
-      pile.setAttribute("aria-label", describePile(name, col.length, topOf(view, name)));
+      pile.setAttribute("aria-label", describePile(name, col.length, topOf(view, name), t("takes_king")));
       tableau.append(pile);
       return pile;
     });
 
-    board.append(top, reserveRow, tableau);
+    board.append(top, tableau);
     return {
       grid: [[stock, waste, ...fPiles], [reserve], columns],
       foundationFor: (suit) => fPiles.filter((p) => !suit || p.dataset.suit === suit),

@@ -18,19 +18,20 @@ export function makePile(name, { kind = "single", hook = name, classes = "", lab
   return el;
 }
 
-// A pile's label: "Column 2: 5 cards, top seven of hearts" / "Reserve: empty".
-export function describePile(name, count, top) {
+// A pile's label: "Column 2: 5 cards, top seven of hearts" / "Reserve: empty"; empty, with
+// what the place takes when given ("Column 2: empty, takes a King").
+export function describePile(name, count, top, takes = "") {
   const place = capitalise(pileName(name));
-  if (!count) return t("pile_label_empty", { pile: place });
+  if (!count) return takes ? t("pile_label_empty_takes", { pile: place, takes }) : t("pile_label_empty", { pile: place });
   return t("pile_label", { pile: place, n: count, top: top ? cardName(top) : t("card_face_down") });
 }
 
 // Puts the cards of a pile in it, bottom first. cards: [{code, up}]; a card is drawn face up only
 // when `up` is true and its code is known.
-export function fillPile(pile, cards, { emptyMark = "", placeText } = {}) {
+export function fillPile(pile, cards, { emptyMark = "", emptySuit = null, placeText } = {}) {
   const total = cards.length;
   if (!total) {
-    pile.append(emptySlot(emptyMark));
+    pile.append(emptySlot(emptyMark, emptySuit));
     return [];
   }
   let down = 0;

@@ -21,6 +21,7 @@ function main(root) {
     date: root.dataset.date,
     title: root.dataset.gameTitle || capitalise(root.dataset.game),
     today: root.dataset.today,
+    rulesUrl: root.dataset.rulesUrl,
     layout,
   };
   let board = null;
@@ -36,23 +37,38 @@ function main(root) {
     },
     say: (text) => chrome.say(text),
     connection: (open) => chrome.connection(open),
-    busy: (busy) => chrome.busy(busy),
+    busy: (busy) => {
+      chrome.busy(busy);
+      if (!busy) board.drain();
+    },
   };
   const game = new Game(page, view);
+  const undo = () => {
+    board.clearSelection();
+    game.undo();
+  };
   const chrome = new Chrome(root, page, {
-    undo: () => {
-      board.clearSelection();
-      game.undo();
-    },
+    undo,
     finish: () => game.finish(),
     resign: () => game.resign(),
   });
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
-  const table = new Table(chrome.boardEl, layout);
-  board = new Board(table, game, { say: view.say });
+  const table = new Table(chrome.boardEl, layout, { anchor: root });
+  board = new Board(table, game, { say: view.say, oneTap: () => chrome.oneTap() });
   hints = new Hints(game, table, view.say);
   chrome.undoBtn.after(hints.button);
-  new Input(table, board, game);
+  new Input(table, board, game, {
+    undo,
+    help: () => chrome.showHelp(),
+  });
+  // The table fits the screen again when the window or the controls over it change size.
+  const refit = () => table.fit();
+  window.addEventListener("resize", refit);
+  if (typeof ResizeObserver === "function") {
+    const observer = new ResizeObserver(refit);
+    observer.observe(chrome.statusEl);
+    observer.observe(document.body);
+  }
   game.start().then((started) => {
     if (started) setInterval(() => chrome.tick(game.elapsed()), 1000);
   });

@@ -3,15 +3,23 @@
 // unit, its targets, playable cards). It decides nothing: board.js does, from the server's
 // moves; input.js turns pointer and keys into the board's calls.
 
+import { bestFit, fanFor } from "./fit.js";
 import { t } from "./strings.js";
 
 export const reducedMotion = () =>
   Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
+// The least room a person's finger gets on a strip of a fanned column, when the screen has it.
+const TOUCH_PX = 24;
+
 export class Table {
-  constructor(el, layout) {
+  // anchor: the element the table's controls start at (the play section): on a screen too
+  // short for the page's header and the table together, the page scrolls to it.
+  constructor(el, layout, { anchor = null } = {}) {
     this.el = el;
     this.layout = layout;
+    this.anchor = anchor;
+    this.scrolled = false;
     this.grid = [];
     this.foundationFor = () => [];
     this.focusAt = null; // {r, c} of the pile that has the tab stop
@@ -36,9 +44,92 @@ export class Table {
     this.el.dataset.status = state.status;
     this.el.classList.toggle("over", state.status !== "playing");
     this.markPlayable(moves);
+    this.markLast(state.last_move);
+    this.fit();
     this.setRoving(focused, hadFocus);
-    this.animateFrom(before);
-    this.markTurned(faces);
+    if (!this.instant()) {
+      this.animateFrom(before);
+      this.markTurned(faces);
+    }
+  }
+
+  // The speed setting "instant" (chrome.js): cards jump, nothing slides or flips.
+  instant() {
+    return Boolean(this.el.closest('[data-speed="instant"]'));
+  }
+
+  // -- fitting the screen ----------------------------------------------------------------------
+
+  // Sizes the cards so the whole table fits the width and the height left for it (the
+  // layout's `fit` says how many card widths it needs each way), then closes up long fans.
+  // The height is the window's less what is above the table: the page's header too, when
+  // that leaves the cards nearly as big; else from the play section down (the controls), and
+  // the page scrolls there once.
+  fit() {
+    const spec = this.layout.fit;
+    if (!spec || !this.el.isConnected) return;
+    const style = getComputedStyle(this.el);
+    const padX = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom) + spec.margin;
+    const width = this.el.clientWidth - padX;
+    const top = this.el.getBoundingClientRect().top + window.scrollY;
+    const sizeFor = (height) =>
+      bestFit(spec.arrangements, { width, height, gap: width * spec.gap, maxWidth: spec.maxWidth, minWidth: TOUCH_PX });
+    const anchorTop = this.anchor ? this.anchor.getBoundingClientRect().top + window.scrollY : 0;
+    let height = window.innerHeight - top - padY;
+    let best = sizeFor(height);
+    let scrollTo = null;
+    if (this.anchor) {
+      const below = window.innerHeight - (top - anchorTop) - padY;
+      const anchored = sizeFor(below);
+      if (best.width < 0.9 * anchored.width) {
+        height = below;
+        best = anchored;
+        if (!this.scrolled) scrollTo = anchorTop;
+      }
+    }
+    this.el.dataset.arrangement = best.name;
+    this.el.style.setProperty("--fit-w", `${Math.floor(best.width)}px`);
+    const bottom = top + parseFloat(style.paddingTop) + height;
+    for (const pile of this.el.querySelectorAll(".pile.column")) this.fitColumn(pile, bottom);
+    if (scrollTo !== null) {
+      window.scrollTo({ top: scrollTo, behavior: "instant" });
+      // Done once the page was long enough to get there (it may grow after the first draw).
+      this.scrolled = window.scrollY >= scrollTo - 1;
+    }
+  }
+
+  // A column's fan: wide enough strips for a finger, closed up when it would pass `bottom`
+  // (a page position).
+  fitColumn(pile, bottom) {
+    const cards = this.cardsOf(pile);
+    const last = cards[cards.length - 1];
+    const w = pile.offsetWidth;
+    const natural = { fanDown: w * 0.16, fanUp: Math.max(w * 0.38, Math.min(TOUCH_PX, w * 0.6)) };
+    const fan = last
+      ? fanFor({
+          budget: bottom - (pile.getBoundingClientRect().top + window.scrollY),
+          cardHeight: w * 1.4,
+          down: Number(last.style.getPropertyValue("--down")) || 0,
+          up: Number(last.style.getPropertyValue("--up")) || 0,
+          ...natural,
+        })
+      : natural;
+    pile.style.setProperty("--fan-down", `${fan.fanDown.toFixed(1)}px`);
+    pile.style.setProperty("--fan-up", `${fan.fanUp.toFixed(1)}px`);
+  }
+
+  // The server's last card move: the pile it left and the card it brought stay marked until
+  // the next state.
+  markLast(last) {
+    if (!last) return;
+    const [src, dst] = last.move.split(">");
+    const from = this.pileByName(src);
+    if (from) from.classList.add("last-from");
+    const to = dst === "F" && last.card ? this.foundationFor(last.card[1])[0] : this.pileByName(dst);
+    if (!to) return;
+    const card = last.card ? to.querySelector(`[data-card="${last.card}"]`) : null;
+    (card || to).classList.add("last-to");
   }
 
   // The codes of the face-up cards on the table.
@@ -96,7 +187,10 @@ export class Table {
       card.classList.remove("no-transition");
       card.style.setProperty("--dx", "0px");
       card.style.setProperty("--dy", "0px");
-      card.addEventListener("transitionend", () => card.classList.remove("flying"), { once: true });
+      // A sliding card takes no input (pointer-events in game.css) until it has landed.
+      const landed = () => card.classList.remove("flying");
+      card.addEventListener("transitionend", landed, { once: true });
+      setTimeout(landed, 600);
     }
   }
 
@@ -163,6 +257,12 @@ export class Table {
     }
   }
 
+  // The card the keyboard points at in a fan (Home, End, Shift+arrows).
+  showCursor(card) {
+    for (const node of this.el.querySelectorAll(".card.cursor")) node.classList.remove("cursor");
+    if (card) card.classList.add("cursor");
+  }
+
   clearSelection() {
     for (const node of this.el.querySelectorAll(".selected, .source, .target, .over")) {
       node.classList.remove("selected", "source", "target", "over");
@@ -218,19 +318,29 @@ export class Table {
   }
 
   // The pile one step from `pile` in a direction of the keyboard's grid ("left", "right",
-  // "up", "down"), or null at an edge.
+  // "up", "down"), or null at an edge. Up and down go to the nearest row that has a pile right
+  // above or below this one on the screen (so a column reaches the foundation over it in one
+  // key), else to the next row's pile nearest sideways.
   neighbour(pile, direction) {
     const at = this.gridIndex(pile);
     if (!at) return null;
     const row = this.grid[at.r];
     if (direction === "left") return row[Math.max(0, at.c - 1)];
     if (direction === "right") return row[Math.min(row.length - 1, at.c + 1)];
-    const r = at.r + (direction === "up" ? -1 : 1);
-    if (r < 0 || r >= this.grid.length) return null;
-    const from = row.length;
-    const to = this.grid[r].length;
-    const c = from <= 1 ? 0 : Math.round((at.c * (to - 1)) / (from - 1));
-    return this.grid[r][Math.min(to - 1, c)];
+    const step = direction === "up" ? -1 : 1;
+    const box = pile.getBoundingClientRect();
+    const x = box.left + box.width / 2;
+    const distance = (p) => {
+      const b = p.getBoundingClientRect();
+      return x < b.left ? b.left - x : x > b.right ? x - b.right : 0;
+    };
+    for (let r = at.r + step; r >= 0 && r < this.grid.length; r += step) {
+      const over = this.grid[r].find((p) => distance(p) === 0);
+      if (over) return over;
+    }
+    const next = this.grid[at.r + step];
+    if (!next) return null;
+    return next.reduce((a, b) => (distance(b) < distance(a) ? b : a));
   }
 
   focus(pile) {
