@@ -3,11 +3,12 @@
 Django's backend asks the pool for a connection and waits up to the pool's `timeout` (5 s) for
 one: right when the pool is busy for a moment, wrong when PostgreSQL is down, when every
 request (and every socket handshake) would wait the whole 5 s before its 503. This backend
-tells the two apart by the pool's own failed connection attempts: a wait that ends without a
-connection while the pool's attempts to connect failed means the database is down
-(`Outage.down`, logged once). From then on a request waits at most `FAST_SECONDS` (enough for a
-connection the pool has just made, so the first request after the database is back gets it)
-and answers 503 at once otherwise; the first connection had again ends the outage (logged).
+tells the two apart by the pool's own failed connection attempts: a wait during which the
+pool's attempt to connect fails ends at once, and means the database is down (`Outage.down`,
+logged once); a busy pool is waited for to the end. From then on a request waits at most
+`FAST_SECONDS` (enough for a connection the pool has just made, so the first request after the
+database is back gets it) and answers 503 at once otherwise; the first connection had again
+ends the outage (logged).
 
 Connecting has its own deadline too (`connect_timeout` in the settings' OPTIONS): an address
 that swallows packets costs seconds, not the system's TCP timeout. The pool gives up its
@@ -76,17 +77,28 @@ class FailFastPool:
         return True
 
     def getconn(self, timeout: float | None = None) -> Any:
+        from psycopg_pool import PoolTimeout
+
+        total = float(self._pool.timeout if timeout is None else timeout)
         if OUTAGE.down:
-            timeout = FAST_SECONDS if timeout is None else min(timeout, FAST_SECONDS)
+            total = min(total, FAST_SECONDS)
+        deadline = time.monotonic() + total
         errors_before = connection_errors(self._pool)
-        try:
-            connection = self._pool.getconn(timeout=timeout)
-        except Exception as exc:
-            if OUTAGE.down or connection_errors(self._pool) > errors_before:
-                OUTAGE.began(exc)
-            raise
-        OUTAGE.ended()
-        return connection
+        # Waited for in slices: a connection attempt of the pool that fails meanwhile ends the
+        # wait at once (the database is down), while a busy pool is waited for to the end.
+        while True:
+            wait = max(0.0, min(FAST_SECONDS, deadline - time.monotonic()))
+            try:
+                connection = self._pool.getconn(timeout=wait)
+            except PoolTimeout as exc:
+                if connection_errors(self._pool) > errors_before:
+                    OUTAGE.began(exc)
+                    raise
+                if OUTAGE.down or time.monotonic() >= deadline:
+                    raise
+                continue
+            OUTAGE.ended()
+            return connection
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
