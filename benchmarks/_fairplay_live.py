@@ -374,7 +374,8 @@ def _perfection_checks(servers: Servers, ids: list[int]) -> int:
             f"wins = Attempt.objects.filter(pk__in={ids!r}, status='won', ranked=True)\n"
             "for attempt in wins.on_board():\n"
             "    services.attempt_check_perfection(attempt_id=attempt.pk)\n"
-            "print(len(memo))"
+            "print(len(memo))",
+            timeout=3600,
         )
     )
 

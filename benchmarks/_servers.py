@@ -150,10 +150,11 @@ class Servers:
     def manage(self, *args: str, timeout: float = 600) -> str:
         return _run([PYTHON, "manage.py", *args], env=self.env(), timeout=timeout)
 
-    def django(self, code: str) -> Any:
+    def django(self, code: str, timeout: float = 300) -> Any:
         """Run `code` (which prints one JSON value) in a Django process on this database."""
         prelude = "import django, json; django.setup()\n"
-        return json.loads(_run([PYTHON, "-c", prelude + code], env=self.env()).strip())
+        out = _run([PYTHON, "-c", prelude + code], env=self.env(), timeout=timeout)
+        return json.loads(out.strip())
 
     # -- database ---------------------------------------------------------------------------
 
