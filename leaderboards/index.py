@@ -254,6 +254,18 @@ def _mirrors(conn: redis.Redis, daily_id: int) -> bool:
     return _stored_fingerprint(conn, daily_id) == board.fingerprint(daily_id)
 
 
+def existing(daily_id: int) -> redis.Redis | None:
+    """A client when the daily's index exists, however recent (see `ready`), or None."""
+    conn = client()
+    if conn is None:
+        return None
+    try:
+        return conn if conn.exists(keys(daily_id).meta) else None
+    except REDIS_ERRORS as exc:
+        degraded(exc)
+        return None
+
+
 def ready(daily_id: int) -> redis.Redis | None:
     """A client whose index of this daily mirrors the database (rebuilt here when missing or
     stale), or None: then the caller serves the board from the database.

@@ -63,7 +63,9 @@ def on_attempt_finished(
         and standing is not None
         and standing.won
         and standing.on_board
-        and selectors.rank_of(daily_id=daily_id, entry=board.entry_of_standing(standing))
+        and selectors.rank_of(
+            daily_id=daily_id, entry=board.entry_of_standing(standing), settled=False
+        )
         <= PERFECTION_TOP
     ):
         services.attempt_ask_perfection(attempt_id=attempt_id)

@@ -129,10 +129,14 @@ def player_row(*, daily: DailyChallenge, player: Player | None) -> Row | None:
     return board.row(rank_of(daily_id=daily.pk, entry=e), attempt, e)
 
 
-def rank_of(*, daily_id: int, entry: ranking.Entry) -> int:
+def rank_of(*, daily_id: int, entry: ranking.Entry, settled: bool = True) -> int:
     """The rank `entry` has (or would have) on the daily's board: one more than the entries
-    ranked strictly better."""
-    conn = index.ready(daily_id)
+    ranked strictly better.
+
+    With `settled=False` an index that exists is read as it stands, a move or two behind
+    under a burst of finishes, and never waited for or rebuilt: for a caller on the play
+    path that needs the rank's order of size, not the exact figure."""
+    conn = index.ready(daily_id) if settled else index.existing(daily_id)
     if conn is not None:
         try:
             better = conn.zcount(index.keys(daily_id).board, "-inf", f"({ranking.score(entry)}")
