@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from frontend.vocabulary import clock_policy
+from frontend.vocabulary import clock_policy, deal_promise
 
 #: A number of each plural category the scripts ask for (`Intl.PluralRules`): gettext picks
 #: the form of each language for it ("other" is 2: Russian fractions take the form of 2).
@@ -84,6 +84,11 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "loading": _("Dealing…"),
         "started": _("Your game has started."),
         "clock_policy": clock_policy(),
+        "deal_promise": deal_promise(),
+        "par_proven": _(
+            "Its par, shown when you finish, is the fewest moves possible: the solver proved "
+            "that no shorter win exists."
+        ),
         "resumed": _("Your game is back where you left it."),
         "moves": _("Moves"),
         "time": _("Time"),

@@ -30,6 +30,7 @@ from frontend.vocabulary import (
     GAME_PAGES,
     STATUS_WORDS,
     clock_policy,
+    deal_promise,
     difficulty_info,
     result_info,
 )
@@ -474,6 +475,7 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
             "game": page,
             "play_url": reverse("frontend:play", kwargs={"game": page.slug}),
             "clock_policy": clock_policy(),
+            "deal_promise": deal_promise(),
         },
     )
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from games.engine import GAMES
 from games.models import Attempt
@@ -119,3 +119,12 @@ def clock_policy() -> str:
         "the game is not held against you.",
         seconds,
     ) % {"n": seconds}
+
+
+def deal_promise() -> str:
+    """What every daily deal is promised to be: said on the play page before the first move
+    and on the rules pages."""
+    return gettext(
+        "Every daily deal is proven winnable: before it is published, the server's solver "
+        "finds a winning line for it."
+    )

@@ -361,6 +361,11 @@ class AttemptStateSerializer(serializers.Serializer):
     par = serializers.SerializerMethodField(
         help_text="The solver's move count, once the attempt or the day is over; else null."
     )
+    par_proven = serializers.SerializerMethodField(
+        help_text="Whether the solver proved the daily's par the fewest moves any win takes "
+        "(it says nothing of the par itself, which stays hidden until the end); null for a "
+        "random deal."
+    )
     review = serializers.SerializerMethodField(help_text=REVIEW_HELP)
     disqualified_reason = serializers.SerializerMethodField(help_text=DISQUALIFIED_HELP)
     day_over = serializers.BooleanField(
@@ -416,6 +421,11 @@ class AttemptStateSerializer(serializers.Serializer):
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_par(self, state: AttemptState) -> int | None:
         return selectors.attempt_par(state.attempt)
+
+    @extend_schema_field(serializers.BooleanField(allow_null=True))
+    def get_par_proven(self, state: AttemptState) -> bool | None:
+        daily = state.attempt.daily
+        return bool(daily.deal.par_optimal) if daily is not None else None
 
 
 class MoveAnswerSerializer(AttemptStateSerializer):

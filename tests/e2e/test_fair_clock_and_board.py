@@ -1,7 +1,9 @@
 """Browser tests of what the server decides and the pages say: the clock's rule before the
-first move and on the rules page, the undo count on the result and in the share text (through
-the browser's share sheet when it has one), and a leaderboard that agrees with itself (live
-counters, one feed line per move, plurals, no row before a first move)."""
+first move and on the rules page, the promise that every daily deal is winnable (and, when the
+solver proved it, that the par is the fewest moves possible), the undo count on the result and
+in the share text (through the browser's share sheet when it has one), and a leaderboard that
+agrees with itself (live counters, one feed line per move, plurals, no row before a first
+move)."""
 
 from __future__ import annotations
 
@@ -176,3 +178,42 @@ def test_a_refusal_is_said_in_the_pages_language_with_no_english_word(
         expect(page.locator("#board")).to_have_attribute("data-seq", "0")
     finally:
         context.close()
+
+
+PROVE_PARS = """
+import json
+from games.models import DailyChallenge
+for game, proven in (("munger", True), ("masterpiece", False)):
+    deal = DailyChallenge.objects.get(game=game, date=%(day)r).deal
+    deal.par_optimal = proven
+    deal.save(update_fields=["par_optimal"])
+print(json.dumps(True))
+"""
+
+
+def test_every_daily_is_said_winnable_and_a_proven_par_the_fewest_moves(
+    e2e_page, live_server_url, make_dailies, server_python
+):
+    page = e2e_page
+    day = make_dailies(back=3)["date"]
+    server_python(PROVE_PARS % {"day": day})
+    fewest = re.compile("the fewest moves possible")
+
+    page.goto(f"{live_server_url}/play/munger/{day}/")
+    expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+    promise = page.get_by_test_id("deal-promise")
+    expect(promise).to_be_visible()
+    expect(promise).to_contain_text("proven winnable")
+    expect(promise).to_contain_text(fewest)
+    page.locator('[data-pile="S"]').click()  # the first move: the table takes the room
+    expect(page.locator("#board")).to_have_attribute("data-seq", "1")
+    expect(promise).to_be_hidden()
+
+    # A par not proven shortest is not said to be.
+    page.goto(f"{live_server_url}/play/masterpiece/{day}/")
+    expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+    expect(promise).to_contain_text("proven winnable")
+    expect(promise).not_to_contain_text(fewest)
+
+    page.goto(f"{live_server_url}/rules/munger/")
+    expect(page.get_by_test_id("deal-promise")).to_contain_text("proven winnable")

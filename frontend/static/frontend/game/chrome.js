@@ -91,6 +91,7 @@ export class Chrome {
 
     this.statusEl = el("p", { className: "play-status", role: "status", "aria-live": "polite", "aria-atomic": "true", testid: "status" });
     this.policyEl = el("p", { className: "play-policy", testid: "clock-policy", text: t("clock_policy"), hidden: true });
+    this.promiseEl = el("p", { className: "play-policy", testid: "deal-promise", hidden: true });
     const blockedUndo = el("button", { type: "button", className: "btn", text: t("undo") });
     const blockedResign = el("button", { type: "button", className: "btn", text: t("resign") });
     this.blockedEl = el(
@@ -127,7 +128,7 @@ export class Chrome {
 
     this.helpDialog = this.buildHelp();
     const bar = el("div", { className: "play-bar" }, stats, controls);
-    this.root.replaceChildren(bar, this.statusEl, this.policyEl, this.blockedEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog, this.helpDialog);
+    this.root.replaceChildren(bar, this.statusEl, this.policyEl, this.promiseEl, this.blockedEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog, this.helpDialog);
     this.keysBtn.addEventListener("click", () => this.showHelp());
 
     this.undoBtn.addEventListener("click", () => actions.undo());
@@ -240,6 +241,10 @@ export class Chrome {
     this.blockedEl.hidden = !(playing && state.blocked);
     // The clock's rule is said before the first move.
     this.policyEl.hidden = !(playing && state.seq === 0);
+    // So is what a daily's deal is promised to be (a random deal has no date), with the par's
+    // proof when the server has one.
+    this.promiseEl.hidden = !(playing && state.seq === 0 && state.date);
+    this.promiseEl.textContent = state.par_proven ? `${t("deal_promise")} ${t("par_proven")}` : t("deal_promise");
     this.root.dataset.status = state.status;
     const par = state.par !== null && state.par !== undefined;
     this.parBox.hidden = playing || !par;
