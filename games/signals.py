@@ -7,8 +7,9 @@ sockets, `games.tasks` starts solver runs); they connect in their apps' `ready()
 that fails is logged and does not undo or fail the change that caused it.
 
 - `attempt_started(attempt_id, daily_id)`: a new attempt (daily_id None for a random practice)
-- `move_played(attempt_id, daily_id, seq, revealed, standing, origin)`: a move was stored
-  (seq is its index; revealed, the codes of the cards it turned face up)
+- `move_played(attempt_id, daily_id, seq, revealed, standing, foundations, origin)`: a move
+  was stored (seq is its index; revealed, the codes of the cards it turned face up;
+  foundations, the view's foundations after it: `[{suit, top, count}]`)
 - `attempt_finished(attempt_id, daily_id, status, standing, origin)`: won or resigned
 - `attempt_changed(attempt_id, daily_id)`: its standing changed outside play (disqualified,
   approved after review, verified again)

@@ -1,6 +1,6 @@
-"""The races' listeners of the games signals (connected by `apps.ready`): a racer's move or
-end updates their race (`services.racer_progress`); an attempt in no race costs one indexed
-read."""
+"""The races' listeners of the games signals (connected by `apps.ready`): a racer's move or end
+goes to the race's updater (races/progress.py), which the move never waits for. A race's attempt
+is on no daily (`games.services.attempt_start_on_deal`): a daily's moves cost nothing here."""
 
 from __future__ import annotations
 
@@ -10,16 +10,25 @@ from django.dispatch import receiver
 
 from games import signals
 from games.models import Standing
-from races import services
+from races import progress
 
 
 @receiver(signals.move_played, dispatch_uid="races.move_played")
-def on_move(sender: Any, attempt_id: int, standing: Standing | None = None, **_: Any) -> None:
-    if standing is not None and standing.won:
-        return  # `attempt_finished` follows
-    services.racer_progress(attempt_id=attempt_id)
+def on_move(
+    sender: Any,
+    attempt_id: int,
+    daily_id: int | None = None,
+    seq: int | None = None,
+    standing: Standing | None = None,
+    foundations: list[dict[str, object]] | None = None,
+    **_: Any,
+) -> None:
+    if daily_id is not None or (standing is not None and standing.won):
+        return  # no race's; after a win, `attempt_finished` follows
+    progress.submit(attempt_id, seq, foundations)
 
 
 @receiver(signals.attempt_finished, dispatch_uid="races.attempt_finished")
-def on_end(sender: Any, attempt_id: int, **_: Any) -> None:
-    services.racer_progress(attempt_id=attempt_id)
+def on_end(sender: Any, attempt_id: int, daily_id: int | None = None, **_: Any) -> None:
+    if daily_id is None:
+        progress.submit(attempt_id, None, None)

@@ -303,18 +303,27 @@ def race_attempt(*, code: str, player: Player) -> tuple[Attempt, bool]:
 
 
 def _foundations(attempt: Attempt) -> list[dict[str, object]]:
-    """The picture of an attempt's foundations: per suit, the top card and the count."""
-    return [
-        {"suit": f["suit"], "top": f["top"], "count": f["count"]}
-        for f in position(attempt).view()["foundations"]
-    ]
+    """The picture of an attempt's foundations, replayed: per suit, the top card and the count."""
+    return picture(position(attempt).view()["foundations"])
 
 
-def racer_progress(*, attempt_id: int) -> bool:
-    """After a move or the end of an attempt (the games signals): the racer's progress as
+def picture(foundations: list[dict[str, object]]) -> list[dict[str, object]]:
+    """What a race shows of a view's foundations: per suit, the top card and the count."""
+    return [{"suit": f["suit"], "top": f["top"], "count": f["count"]} for f in foundations]
+
+
+def racer_progress(
+    *,
+    attempt_id: int,
+    seq: int | None = None,
+    foundations: list[dict[str, object]] | None = None,
+) -> bool:
+    """After a move or the end of an attempt (races/progress.py): the racer's progress as
     committed, the fair-play checks on a finished result (a held one stays out of the race's
-    results, as on the boards), and the race's end once every racer is done. False when the
-    attempt is in no race."""
+    results, as on the boards), and the race's end once every racer is done. `foundations`,
+    the foundations after move `seq`, are taken as they are when that move is still the
+    attempt's last; otherwise (an end, or a later move committed meanwhile) they are read from
+    the attempt. False when the attempt is in no race."""
     race_id = Racer.objects.filter(attempt_id=attempt_id).values_list("race_id", flat=True).first()
     if race_id is None:
         return False
@@ -327,7 +336,10 @@ def racer_progress(*, attempt_id: int) -> bool:
         racer = Racer.objects.select_related("attempt").get(attempt_id=attempt_id)
         attempt = racer.attempt
         assert attempt is not None
-        racer.foundations = _foundations(attempt)
+        if foundations is not None and seq is not None and attempt.move_count == seq + 1:
+            racer.foundations = picture(foundations)
+        else:
+            racer.foundations = _foundations(attempt)
         if attempt.is_finished and attempt.verified:
             racer.held_reasons = fairplay.check(
                 attempt.game,

@@ -2,7 +2,9 @@
 serves, started and stopped here and nowhere else.
 
 - the live boards' flusher (realtime/boards.py): one per process, from the server's start to
-  its stop.
+  its stop;
+- the races' updater (races/progress.py): one per process, likewise; at the stop it finishes
+  the updates it holds.
 
 uvicorn (directly, or as gunicorn's worker) sends "lifespan.startup" before it accepts the
 first connection and "lifespan.shutdown" after the last one closed.
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from races import progress
 from realtime import boards
 
 Message = MutableMapping[str, Any]
@@ -27,8 +30,10 @@ async def lifespan(
         message = await receive()
         if message["type"] == "lifespan.startup":
             boards.flusher_start()
+            progress.updater_start()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await boards.flusher_stop()
+            await progress.updater_stop()
             await send({"type": "lifespan.shutdown.complete"})
             return

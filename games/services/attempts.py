@@ -263,7 +263,7 @@ def attempt_play(
         _judge(attempt)
         attempt.store()
         state = attempt_state(attempt, game, revealed=_codes(cards))
-        _announce_move(attempt, state.revealed, origin)
+        _announce_move(attempt, state.revealed, origin, state.view["foundations"])
         return state
 
 
@@ -296,9 +296,11 @@ def _judge(attempt: Attempt) -> None:
         deal_lower_par(deal_id=attempt.daily.deal_id, line=net_line(attempt.moves))
 
 
-def _announce_move(attempt: Attempt, revealed: list[str], origin: str | None) -> None:
+def _announce_move(
+    attempt: Attempt, revealed: list[str], origin: str | None, foundations: list[dict[str, Any]]
+) -> None:
     """After commit: the move (and the end, after a win), with the attempt's standing as
-    committed and the cards the move turned face up."""
+    committed, the cards the move turned face up and the foundations as they now stand."""
     standing = attempt.standing()
     signals.send_on_commit(
         signals.move_played,
@@ -307,6 +309,7 @@ def _announce_move(attempt: Attempt, revealed: list[str], origin: str | None) ->
         seq=attempt.next_seq - 1,
         revealed=list(revealed),
         standing=standing,
+        foundations=[dict(f) for f in foundations],
         origin=origin,
     )
     if attempt.is_finished:
@@ -360,7 +363,7 @@ def attempt_finish(
         _judge(attempt)
         attempt.store()
         state = attempt_state(attempt, game)
-        _announce_move(attempt, [], origin)
+        _announce_move(attempt, [], origin, state.view["foundations"])
         return state
 
 

@@ -1,0 +1,103 @@
+"""A racer's move never waits for the race's update: the move hands the attempt to the process's
+race updater (races/progress.py), which updates the race in a thread of its own and sends its
+versioned event after commit."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import threading
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import clock, services
+from races import progress
+from races import services as races
+from tests.games import factories
+from tests.realtime.conftest import close_all, receive, socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+async def updater():
+    """This test's event loop runs the race updater, as a server's lifespan does."""
+    progress.updater_start()
+    yield
+    await progress.updater_stop()
+
+
+@database_sync_to_async
+def a_practice() -> tuple[int, object, list[str]]:
+    """A practice on a certified deal, on no daily (as a racer's attempt is)."""
+    daily = factories.daily("masterpiece", clock.today() - dt.timedelta(days=2))
+    player = factories.player("alice")
+    attempt = services.attempt_start_on_deal(
+        player=player, game="masterpiece", deal_string=daily.deal.deal_string, seed=None
+    )
+    return attempt.pk, player, daily.deal.certificate
+
+
+async def test_the_move_is_answered_while_the_race_update_still_runs(updater, monkeypatch):
+    attempt_id, player, line = await a_practice()
+    started, release = threading.Event(), threading.Event()
+    seen: list[tuple[int, int | None]] = []
+
+    def slow_update(*, attempt_id, seq, foundations):
+        started.set()
+        release.wait(10)
+        seen.append((attempt_id, seq))
+        return True
+
+    monkeypatch.setattr(races, "racer_progress", slow_update)
+    play = database_sync_to_async(services.attempt_play)
+    state = await play(attempt_id=attempt_id, player=player, seq=0, move=line[0])
+    assert state.attempt.move_count == 1  # answered ...
+    assert await asyncio.to_thread(started.wait, 10)  # ... while the update runs, held
+    assert seen == []
+    state = await play(attempt_id=attempt_id, player=player, seq=1, move=line[1])
+    assert state.attempt.move_count == 2 and seen == []
+    release.set()
+    await progress.updater_stop()  # finishes what it holds
+    assert seen == [(attempt_id, 0), (attempt_id, 1)]
+
+
+async def test_racers_moves_reach_the_race_socket_in_versions_without_gaps(updater, monkeypatch):
+    daily = await database_sync_to_async(factories.daily)(
+        "masterpiece", clock.today() - dt.timedelta(days=2)
+    )
+
+    @database_sync_to_async
+    def a_race():
+        alice, bob = factories.player("alice"), factories.player("bob")
+        race = races.race_make(player=alice, game="masterpiece", date=daily.date)
+        races.race_join(code=race.code, player=bob)
+        races.race_start(code=race.code, player=alice)
+        race.refresh_from_db()
+        moment = race.starts_at + dt.timedelta(seconds=1)
+        monkeypatch.setattr(clock, "now", lambda: moment)
+        attempt, _ = races.race_attempt(code=race.code, player=alice)
+        return race, alice, attempt
+
+    race, alice, attempt = await a_race()
+    watcher = socket(f"/ws/race/{race.code}/")
+    assert (await watcher.connect())[0]
+    version = (await receive(watcher))["race"]["version"]
+    play = database_sync_to_async(services.attempt_play)
+    for seq, token in enumerate(daily.deal.certificate[:4]):
+        state = await play(attempt_id=attempt.pk, player=alice, seq=seq, move=token)
+        event = (await receive(watcher, timeout=10))["race"]
+        assert event["version"] == version + 1
+        version = event["version"]
+        mine = event["racers"][0]
+        assert mine["moves"] == seq + 1
+        assert mine["foundations"] == races.picture(state.view["foundations"])
+    await close_all(watcher)
+
+
+def test_moves_of_one_attempt_that_waited_together_make_one_update():
+    f1, f2 = [{"suit": "S", "top": "AS", "count": 1}], [{"suit": "S", "top": "2S", "count": 2}]
+    assert progress.merged([(1, 0, f1), (2, 5, f1), (1, 1, f2)]) == [(1, 1, f2), (2, 5, f1)]
+    # An end among them: the update reads the attempt as committed.
+    assert progress.merged([(1, 3, f1), (1, None, None), (1, 4, f2)]) == [(1, None, None)]
