@@ -120,12 +120,14 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "resign_confirm": _("Resign"),
         "resign_cancel": _("Keep playing"),
         "four_colour": _("Four-colour deck"),
+        "large_index": _("Large card corners"),
         "blocked": _("No card move left: undo or resign."),
         "board_label": _("{game} table"),
         "keyboard_help": _(
             "Keyboard: Tab to the table, arrow keys to move between piles, Home and End to a "
             "pile's first and last card, Enter or Space to pick up, then arrows and Enter to "
-            "put down; Escape cancels. U undoes; ? shows the rules and keys."
+            "put down; Escape cancels. U undoes; S says the position; ? shows the rules and "
+            "keys."
         ),
         "target_mark": _("▼ here"),
         "selected": _("Picked up {card}. It can go to: {places}."),
@@ -240,6 +242,17 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "keys_escape_do": _("put back what is picked up"),
         "keys_u_do": _("undo (counts as a move)"),
         "keys_question_do": _("this help"),
+        "keys_s_do": _(
+            "say the position in short: cards on the foundations, stock and waste, moves, time"
+        ),
+        "summary_foundations": plural_forms(
+            lambda n: ngettext(
+                "{n} card of 52 on the foundations.", "{n} cards of 52 on the foundations.", n
+            )
+        ),
+        "summary_stock": _("Stock: {stock}; waste: {waste}."),
+        "summary_time": _("Time {time}."),
+        "other_tab": _("In another tab: {what}"),
         "keys_h_do": _("a hint, where hints are allowed (practice and past days)"),
         "help_rules": _("The full rules of {game}"),
         "close": _("Close"),

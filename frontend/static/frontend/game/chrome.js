@@ -6,10 +6,11 @@
 import { el } from "../common/dom.js";
 import { clock } from "../common/text.js";
 import { histogram, rankInto, reviewNotice, solutionReplay } from "./end.js";
-import { t } from "./strings.js";
+import { capitalise, t } from "./strings.js";
 
 const FOUR_COLOUR_KEY = "patience.fourColourDeck";
 const ONE_TAP_KEY = "patience.oneTap";
+const LARGE_INDEX_KEY = "patience.largeIndex";
 const SPEED_KEY = "patience.speed";
 const SPEEDS = ["normal", "fast", "instant"];
 
@@ -29,6 +30,19 @@ function storageSet(key, value) {
   }
 }
 
+// A setting's checkbox and its label, kept in the browser under `key` (`fallback` until the
+// player changes it); `changed` runs after each change.
+function setting(id, key, label, fallback, changed = () => {}) {
+  const box = el("input", { type: "checkbox", id, testid: id });
+  const stored = storageGet(key);
+  box.checked = stored === null ? fallback : stored === "1";
+  box.addEventListener("change", () => {
+    storageSet(key, box.checked ? "1" : "0");
+    changed();
+  });
+  return [el("label", { className: "toggle", for: id }, box, " ", label), box];
+}
+
 // "no undo", "1 undo", "3 undos" in the page's language.
 export function undoWords(undos) {
   return undos ? t("n_undos", { n: undos }) : t("no_undo");
@@ -39,8 +53,21 @@ export function movesWithUndos(state) {
   return `${t("n_moves", { n: state.moves_played })}, ${undoWords(state.undos || 0)}`;
 }
 
+// The position in short, for the S key: cards on the foundations, Munger's stock and waste,
+// moves and undos, time.
+export function summaryText(state, seconds) {
+  const parts = [t("summary_foundations", { n: state.foundation_cards })];
+  const view = state.view || {};
+  if (view.stock) {
+    const waste = (view.waste || []).length;
+    parts.push(t("summary_stock", { stock: t("n_cards", { n: view.stock.count }), waste: t("n_cards", { n: waste }) }));
+  }
+  parts.push(`${capitalise(movesWithUndos(state))}.`, t("summary_time", { time: clock(seconds) }));
+  return parts.join(" ");
+}
+
 export class Chrome {
-  // page: {game, date, title, today}; actions: {undo, finish, resign}.
+  // page: {game, date, title, today}; actions: {undo, finish, resign, refit}.
   constructor(root, page, actions) {
     this.root = root;
     this.page = page;
@@ -69,10 +96,16 @@ export class Chrome {
     this.undoBtn = el("button", { type: "button", className: "btn", testid: "undo", text: t("undo"), title: t("undo_hint") });
     this.finishBtn = el("button", { type: "button", className: "btn btn-primary", testid: "finish", text: t("finish"), hidden: true });
     this.resignBtn = el("button", { type: "button", className: "btn", testid: "resign", text: t("resign") });
-    this.fourColour = el("input", { type: "checkbox", id: "four-colour", testid: "four-colour" });
-    const toggle = el("label", { className: "toggle", for: "four-colour" }, this.fourColour, " ", t("four_colour"));
-    this.oneTapBox = el("input", { type: "checkbox", id: "one-tap", testid: "one-tap" });
-    const oneTap = el("label", { className: "toggle", for: "one-tap" }, this.oneTapBox, " ", t("one_tap"));
+    const applyLooks = () => {
+      this.applyDeck();
+      if (actions.refit) actions.refit(); // larger indices open up the fans' strips
+    };
+    const [oneTap, oneTapBox] = setting("one-tap", ONE_TAP_KEY, t("one_tap"), true);
+    const [toggle, fourColour] = setting("four-colour", FOUR_COLOUR_KEY, t("four_colour"), false, applyLooks);
+    const [largeIndex, largeIndexBox] = setting("large-index", LARGE_INDEX_KEY, t("large_index"), false, applyLooks);
+    this.oneTapBox = oneTapBox;
+    this.fourColour = fourColour;
+    this.largeIndex = largeIndexBox;
     this.speedSelect = el(
       "select",
       { id: "speed", testid: "speed" },
@@ -84,7 +117,7 @@ export class Chrome {
       "details",
       { className: "play-settings", testid: "settings" },
       el("summary", { className: "btn", text: t("settings") }),
-      el("div", { className: "settings-panel" }, oneTap, speed, toggle),
+      el("div", { className: "settings-panel" }, oneTap, speed, toggle, largeIndex),
     );
     this.keysBtn = el("button", { type: "button", className: "btn", testid: "keys", text: t("keys_button"), "aria-keyshortcuts": "?" });
     const controls = el("div", { className: "play-controls" }, this.undoBtn, this.finishBtn, this.resignBtn, this.keysBtn, this.settings);
@@ -142,14 +175,7 @@ export class Chrome {
     });
     confirmNo.addEventListener("click", () => this.dialog.close());
 
-    this.fourColour.checked = storageGet(FOUR_COLOUR_KEY) === "1";
     this.applyDeck();
-    this.fourColour.addEventListener("change", () => {
-      storageSet(FOUR_COLOUR_KEY, this.fourColour.checked ? "1" : "0");
-      this.applyDeck();
-    });
-    this.oneTapBox.checked = storageGet(ONE_TAP_KEY) !== "0";
-    this.oneTapBox.addEventListener("change", () => storageSet(ONE_TAP_KEY, this.oneTapBox.checked ? "1" : "0"));
     const stored = storageGet(SPEED_KEY);
     this.speedSelect.value = SPEEDS.includes(stored) ? stored : "normal";
     this.applySpeed();
@@ -179,6 +205,7 @@ export class Chrome {
       [t("keys_enter"), "keys_enter_do"],
       [t("keys_escape"), "keys_escape_do"],
       ["U", "keys_u_do"],
+      ["S", "keys_s_do"],
       ["H", "keys_h_do"],
       ["?", "keys_question_do"],
     ]) {
@@ -203,8 +230,10 @@ export class Chrome {
     if (typeof this.helpDialog.showModal === "function") this.helpDialog.showModal();
   }
 
+  // The cards' looks: the four-colour deck, the large corner indices (game.css).
   applyDeck() {
     this.root.classList.toggle("deck-four", this.fourColour.checked);
+    this.root.classList.toggle("index-large", this.largeIndex.checked);
   }
 
   // The status line. Set anew even when the text repeats, so that screen readers say it again.

@@ -44,7 +44,7 @@ export class Game {
       return false;
     }
     this.socket = new PlaySocket(this.state.id, {
-      onState: (state) => this.show(state),
+      onState: (state) => this.fromSocket(state),
       onStatus: (open) => this.view.connection(open),
     });
     this.socket.connect();
@@ -70,6 +70,15 @@ export class Game {
       this.view.draw(this.state);
     }
     this.view.update(this.state);
+  }
+
+  // A state the socket brought unasked: newer than the table while this page has no move on
+  // its way, it was played in another tab (or while the socket was down), and is said so.
+  fromSocket(state) {
+    const before = this.state;
+    const elsewhere = before && !this.busy && state.id === before.id && state.seq > before.seq;
+    this.show(state);
+    if (elsewhere) this.view.say(t("other_tab", { what: elsewhereText(before, state) }));
   }
 
   // The timer shows the server's `elapsed_seconds` and runs on locally between two states,
@@ -198,6 +207,15 @@ export class Game {
       await this.refused(error);
     }
   }
+}
+
+// What another tab did between two states: one move in words, else how many moves.
+function elsewhereText(before, after) {
+  const count = after.moves_played - before.moves_played;
+  if (count !== 1) return t("n_moves", { n: count });
+  if (after.undos > before.undos) return t("announce_undo");
+  const last = after.last_move;
+  return last ? describeMove(last.move, last.card, before.view, after.view, null) : t("n_moves", { n: 1 });
 }
 
 // What to tell a person of a failed request.

@@ -2,7 +2,7 @@
 // drifts less than DRAG_THRESHOLD is a tap; further, it drags what it picked up. Arrow keys
 // walk the table's piles (one tab stop, roving focus), Home/End and Shift+Up/Down point at a
 // card of a fan, Enter or Space acts, Escape puts back. Anywhere on the page (not in a text
-// field): U undoes, ? opens the rules and keys.
+// field): U undoes, S says the position in short, ? opens the rules and keys.
 
 const DRAG_THRESHOLD = 8; // px of finger drift that still counts as a tap
 
@@ -15,7 +15,7 @@ function typing(target) {
 }
 
 export class Input {
-  // shortcuts: {undo(), help()}: the page's keys U and ?.
+  // shortcuts: {undo(), summary(), help()}: the page's keys U, S and ?.
   constructor(table, board, play, shortcuts = {}) {
     this.table = table;
     this.board = board;
@@ -41,6 +41,9 @@ export class Input {
       if ((e.key === "u" || e.key === "U") && shortcuts.undo) {
         e.preventDefault();
         shortcuts.undo();
+      } else if ((e.key === "s" || e.key === "S") && shortcuts.summary) {
+        e.preventDefault();
+        shortcuts.summary();
       } else if (e.key === "?" && shortcuts.help) {
         e.preventDefault();
         shortcuts.help();

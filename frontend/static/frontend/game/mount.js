@@ -5,7 +5,7 @@
 
 import { onRetry } from "../common/http.js";
 import { Board } from "./board.js";
-import { Chrome } from "./chrome.js";
+import { Chrome, summaryText } from "./chrome.js";
 import { Game } from "./game.js";
 import { Input } from "./input.js";
 import { t } from "./strings.js";
@@ -32,6 +32,7 @@ export function mountGame(root, page) {
     undo,
     finish: () => game.finish(),
     resign: () => game.resign(),
+    refit: () => table.fit(),
   });
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
   const table = new Table(chrome.boardEl, page.layout);
@@ -39,6 +40,7 @@ export function mountGame(root, page) {
   new Input(table, board, game, {
     undo,
     help: () => chrome.showHelp(),
+    summary: () => game.state && chrome.say(summaryText(game.state, game.elapsed())),
   });
   const refit = () => table.fit();
   window.addEventListener("resize", refit);

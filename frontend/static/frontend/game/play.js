@@ -3,7 +3,7 @@
 
 import { onRetry } from "../common/http.js";
 import { Board } from "./board.js";
-import { Chrome } from "./chrome.js";
+import { Chrome, summaryText } from "./chrome.js";
 import { Game } from "./game.js";
 import { Hints } from "./hint.js";
 import { Input } from "./input.js";
@@ -51,6 +51,7 @@ function main(root) {
     undo,
     finish: () => game.finish(),
     resign: () => game.resign(),
+    refit: () => table.fit(),
   });
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
   const table = new Table(chrome.boardEl, layout, { anchor: root });
@@ -60,6 +61,7 @@ function main(root) {
   new Input(table, board, game, {
     undo,
     help: () => chrome.showHelp(),
+    summary: () => game.state && chrome.say(summaryText(game.state, game.elapsed())),
   });
   // The table fits the screen again when the window or the controls over it change size.
   const refit = () => table.fit();

@@ -105,7 +105,10 @@ export class Table {
     const cards = this.cardsOf(pile);
     const last = cards[cards.length - 1];
     const w = pile.offsetWidth;
-    const natural = { fanDown: w * 0.16, fanUp: Math.max(w * 0.38, Math.min(TOUCH_PX, w * 0.6)) };
+    // A face-up strip shows the card's corner index: how much of a card width that takes is
+    // the stylesheet's (--strip-up: larger with the large-index setting).
+    const strip = parseFloat(getComputedStyle(pile).getPropertyValue("--strip-up")) || 0.38;
+    const natural = { fanDown: w * 0.16, fanUp: Math.max(w * strip, Math.min(TOUCH_PX, w * 0.6)) };
     const fan = last
       ? fanFor({
           budget: bottom - (pile.getBoundingClientRect().top + window.scrollY),

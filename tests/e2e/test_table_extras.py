@@ -1,0 +1,142 @@
+"""Browser tests of what the table offers besides play: the large-index and four-colour
+settings (readable corners whose colours keep the two colour families apart, contrast checked by
+axe), the S key's summary of the position and a second tab that says what the first played.
+
+They use test_table.py's Munger deal laid out for them (its module docstring says how).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e import test_table as table
+from tests.e2e.browser import settle
+from tests.e2e.test_a11y import blocking_violations
+from tests.e2e.test_table import SIZES, WAIT_MS, play_by_api
+
+# test_table.py's fixtures, shared.
+dailies = table.dailies
+laid_day = table.laid_day
+open_page = table.open_page
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+# The corner of each face-up card a column covers, and the top of the card over it.
+STRIPS = """pile => {
+  const cards = [...pile.querySelectorAll(':scope > .card')];
+  return cards.slice(0, -1).filter(c => c.dataset.card).map(c => {
+    const rank = c.querySelector('.corner-left .rank').getBoundingClientRect();
+    const next = cards[cards.indexOf(c) + 1].getBoundingClientRect();
+    return {rank: rank.height, bottom: rank.bottom, cover: next.top,
+            size: parseFloat(getComputedStyle(c.querySelector('.rank')).fontSize)};
+  });
+}"""
+
+SUIT_COLOURS = """() => Object.fromEntries([...document.querySelectorAll('#board .card.face')]
+  .map(c => [c.dataset.card[1], getComputedStyle(c).color]))"""
+
+
+def rgb(text: str) -> tuple[int, int, int]:
+    red, green, blue = (int(part) for part in re.findall(r"\d+", text)[:3])
+    return red, green, blue
+
+
+def open_settings(page) -> None:
+    page.get_by_test_id("settings").locator("summary").click()
+
+
+def test_large_corners_are_readable_on_a_phone_and_four_colours_keep_the_families(
+    open_page, live_server_url, laid_day
+):
+    page = open_page(f"/play/munger/{laid_day}/", SIZES["phone"])
+    play_by_api(page, live_server_url, ["R>T1", "R>T1", "R>T1"])
+    column = page.locator('[data-pile="T1"]')
+    normal = column.evaluate(STRIPS)
+
+    open_settings(page)
+    page.get_by_test_id("large-index").check()
+    expect(page.locator("#play")).to_have_class(re.compile(r"\bindex-large\b"))
+    settle(page)
+    large = column.evaluate(STRIPS)
+    # Bigger by half and more, at least 20 px on a phone, and never cut by the card over it.
+    assert len(large) == len(normal) >= 3, large
+    for before, after in zip(normal, large, strict=True):
+        assert after["size"] >= 1.4 * before["size"] and after["size"] >= 20, (before, after)
+        assert after["bottom"] <= after["cover"] + 0.5, after
+
+    page.get_by_test_id("four-colour").check()
+    page.keyboard.press("Escape")
+    colours = {suit: rgb(text) for suit, text in page.evaluate(SUIT_COLOURS).items()}
+    assert set(colours) == set("CDHS"), colours
+    assert len(set(colours.values())) == 4, colours
+    # Hearts and diamonds stay warm (red well over green and blue), clubs and spades dark.
+    for suit in "HD":
+        red, green, blue = colours[suit]
+        assert red > max(green, blue) + 60, (suit, colours[suit])
+    for suit in "CS":
+        assert max(colours[suit]) < 100, (suit, colours[suit])
+    # Both settings are kept.
+    page.reload()
+    expect(page.locator("#play")).to_have_class(re.compile(r"\bdeck-four\b.*\bindex-large\b"))
+    expect(page.locator("#board")).to_have_attribute("data-seq", "3", timeout=WAIT_MS)
+    settle(page)
+
+    problems = blocking_violations(page)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("game", ["munger", "masterpiece"])
+def test_the_new_looks_pass_axe_on_every_card(browser, live_server_url, dailies, game):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    context.add_init_script(
+        "localStorage.setItem('patience.fourColourDeck', '1');"
+        "localStorage.setItem('patience.largeIndex', '1');"
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server_url}/play/{game}/")
+        expect(page.locator("#board")).to_have_attribute(
+            "data-seq", re.compile(r"\d+"), timeout=WAIT_MS
+        )
+        expect(page.locator("#play")).to_have_class(re.compile(r"\bdeck-four\b.*\bindex-large\b"))
+        settle(page)
+        problems = blocking_violations(page)
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+
+
+def test_s_says_the_position_and_a_second_tab_says_what_the_first_played(
+    open_page, laid_day, live_server_url
+):
+    page = open_page(f"/play/munger/{laid_day}/")
+    other = page.context.new_page()
+    other.goto(f"{live_server_url}/play/munger/{laid_day}/")
+    expect(other.locator("#board")).to_have_attribute("data-seq", "0", timeout=WAIT_MS)
+    expect(other.get_by_test_id("connection")).to_have_text(re.compile("^Live"))
+    expect(page.get_by_test_id("connection")).to_have_text(re.compile("^Live"))
+
+    # One tap sends the Ace of spades to its foundation; the other tab says so.
+    page.locator('[data-pile="T2"] [data-card="AS"]').click()
+    expect(other.locator("#board")).to_have_attribute("data-seq", "1", timeout=WAIT_MS)
+    expect(other.get_by_test_id("status")).to_have_text(
+        "In another tab: Moved ace of spades to spades foundation. Revealed jack of diamonds."
+    )
+    page.locator('[data-pile="S"]').click()
+    expect(other.get_by_test_id("status")).to_have_text("In another tab: Drew five of spades.")
+    page.get_by_test_id("undo").click()
+    expect(other.get_by_test_id("status")).to_have_text("In another tab: Took back the last move.")
+
+    # S, anywhere on the page: the position in short.
+    other.keyboard.press("s")
+    expect(other.get_by_test_id("status")).to_have_text(
+        re.compile(
+            r"^1 card of 52 on the foundations\. Stock: 17 cards; waste: 0 cards\. "
+            r"3 moves, 1 undo\. Time \d+:\d\d\.$"
+        )
+    )
