@@ -136,6 +136,12 @@ def wait_until(
         time.sleep(step)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) the process has used so far, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def stop(process: subprocess.Popen | None, timeout: float = 10) -> None:
     """SIGTERM, then SIGKILL if it is still there after `timeout` seconds."""
     if process is None or process.poll() is not None:

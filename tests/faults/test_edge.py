@@ -161,6 +161,7 @@ def test_slow_bodies_wait_in_the_edge_not_in_the_apps_request_slots(edge):
     front = edge(HTTP_CONCURRENCY="1")
     context = ssl._create_unverified_context()
     stop_sending = threading.Event()
+    trickling = threading.Semaphore(0)
 
     def trickle() -> None:
         raw = socket.create_connection(("127.0.0.1", front.https_port), timeout=30)
@@ -169,6 +170,8 @@ def test_slow_bodies_wait_in_the_edge_not_in_the_apps_request_slots(edge):
                 b"POST /api/practice/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 b"Content-Type: application/json\r\nContent-Length: 40\r\n\r\n"
             )
+            tls.sendall(b" ")
+            trickling.release()
             for _ in range(8):
                 if stop_sending.wait(1.0):
                     return
@@ -177,7 +180,8 @@ def test_slow_bodies_wait_in_the_edge_not_in_the_apps_request_slots(edge):
     trickles = [threading.Thread(target=trickle, daemon=True) for _ in range(10)]
     for t in trickles:
         t.start()
-    time.sleep(1.5)
+    for _ in trickles:  # every slow body has begun to arrive
+        assert trickling.acquire(timeout=15)
     took = []
     for _ in range(4):
         began = time.monotonic()

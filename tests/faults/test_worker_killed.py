@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import signal
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +28,7 @@ from django.db.models import F
 from games import services, tasks
 from games.engine import replay
 from games.models import Deal
-from tests.support import CeleryWorker, database_url, wait_until
+from tests.support import CeleryWorker, cpu_seconds, database_url, wait_until
 
 pytestmark = [
     pytest.mark.slow,
@@ -141,11 +140,17 @@ def test_a_worker_killed_mid_solve_leaves_a_stale_claim_that_another_run_takes(w
     first = workers.start()
     services.deal_request_solve(deal=deal, time_limit=LONG_SOLVE)
     wait_until(lambda: status_of(deal) == "solving", timeout=30, what="the worker's claim")
-    time.sleep(1.5)  # the solver is thinking
+    assert first.process is not None
+    pid = first.process.pid
+    thinking_from = cpu_seconds(pid)
+    wait_until(
+        lambda: cpu_seconds(pid) > thinking_from + 1,
+        timeout=30,
+        what="a second of the solver's thinking",
+    )
     first.kill()
 
     # The claim of the dead worker stays, and a fresh claim is not taken from it.
-    time.sleep(0.5)
     claimed = Deal.objects.get(pk=deal.pk)
     assert claimed.solver_status == "solving" and claimed.solved_at is None
     assert services.deal_request_solve(deal=deal, time_limit=SHORT_SOLVE).solver_status == (
