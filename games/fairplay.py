@@ -84,6 +84,13 @@ class Play:
         return times
 
     @cached_property
+    def own_moves(self) -> int:
+        """The net line's moves the player chose: all but a trailing finishing line that the
+        server played (see `action_times`)."""
+        finished = len(self.moves) - len(self.action_times)
+        return len(self.net_line) - (finished + 1 if finished else 0)
+
+    @cached_property
     def gaps(self) -> list[int]:
         """Milliseconds between consecutive actions."""
         times = self.action_times
@@ -228,8 +235,10 @@ def _under_par(play: Play) -> Figures | None:
     return {"value": len(play.moves) - par, "moves": len(play.moves), "par": par}
 
 
-#: too_perfect judges wins with at least this many net moves of known distance.
-MIN_DECIDED_PERFECTION = 30
+#: too_perfect and solver_line judge wins of at least this many net moves.
+MIN_MOVES_PERFECTION = 30
+#: solver_line holds a win whose net line follows more than this share of the solver's line.
+SOLVER_LINE_SHARE = 0.9
 #: The budget of one perfection measure, in seconds of a worker (off the request path).
 PERFECTION_SECONDS = 60.0
 
@@ -266,12 +275,45 @@ def perfection(
     }
 
 
+def most_misses(measured: Mapping[str, Any]) -> int:
+    """The most moves of a measured win (`perfection`) that can have failed to bring it one
+    move closer, whatever share of them the budget settled: every unsettled move counted as a
+    miss, and never more than the net line's moves beyond the deal's distance (a move brings a
+    win at most one move closer, so at least `start` of them did)."""
+    moves = int(measured["moves"])
+    high = int(measured["misses"]) + moves - int(measured["decided"])
+    if measured.get("start") is not None:
+        high = min(high, moves - int(measured["start"]))
+    return max(0, high)
+
+
 def _perfection(play: Play) -> Figures | None:
-    """A win's share of net moves that did not bring it one move closer (`perfection`)."""
+    """At most what share of a win's net moves did not bring it one move closer (`perfection`,
+    bounded by `most_misses`): a partly settled win is judged on what is known of it."""
     measured = play.perfection
-    if not play.won or measured is None or measured["decided"] < MIN_DECIDED_PERFECTION:
+    if not play.won or measured is None or measured["moves"] < MIN_MOVES_PERFECTION:
         return None
-    return {key: measured[key] for key in ("value", "moves", "decided", "misses")}
+    high = most_misses(measured)
+    return {
+        "value": high / measured["moves"],
+        "most": high,
+        **{key: measured[key] for key in ("moves", "decided", "misses")},
+    }
+
+
+def _solver_line(play: Play) -> Figures | None:
+    """The share of a win's own moves (or of the solver's line, when that is shorter) that
+    were not the solver's line from its start: a win that lets the server finish it is judged
+    on the moves before."""
+    played = min(play.own_moves, len(play.certificate))
+    if not play.won or played < MIN_MOVES_PERFECTION:
+        return None
+    return {
+        "value": 1 - min(play.certificate_prefix, played) / played,
+        "prefix": min(play.certificate_prefix, played),
+        "played": played,
+        "par": len(play.certificate),
+    }
 
 
 #: The rules, their thresholds per game, and why. docs/fair-play.md explains each.
@@ -338,6 +380,22 @@ RULES: tuple[Rule, ...] = (
         "fast human-like games on the solver's line have medians of 0.5 to 0.65 s.",
     ),
     Rule(
+        name="solver_line",
+        threshold={"masterpiece": 1 - SOLVER_LINE_SHARE, "munger": 1 - SOLVER_LINE_SHARE},
+        unit="share of the solver's line not followed",
+        measure=_solver_line,
+        detail="{prefix} of the win's first {played} moves were the solver's line for the "
+        "deal, move for move (undone moves aside), at any pace",
+        description=f"A win whose net line (undo pairs removed) is, for more than "
+        f"{SOLVER_LINE_SHARE:.0%} of its moves from the start (a finishing line the server "
+        "played aside), the solver's own winning line for the deal (at least "
+        f"{MIN_MOVES_PERFECTION} such moves).",
+        why="A deal has a great many winning lines, and people wait, reorder and try things: "
+        "no honest win measured follows the solver's line for long. A cheater who asks the "
+        "solver for the deal's line and types it in at a person's pace does, move for move; "
+        "this holds that line even where the distance measure could not settle it.",
+    ),
+    Rule(
         name="under_par",
         threshold={"masterpiece": 0, "munger": 0},
         unit="moves over par",
@@ -356,11 +414,15 @@ RULES: tuple[Rule, ...] = (
         threshold={"masterpiece": 0.02, "munger": 0.02},
         unit="share of moves off a shortest way",
         measure=_perfection,
-        detail="{misses} of the win's {decided} checked moves did not bring it one move closer "
-        "to a win ({value:.1%}, under {threshold:.0%}): shortest play nearly all the way",
+        detail="at most {most} of the win's {moves} moves did not bring it one move closer to "
+        "a win ({value:.1%}, under {threshold:.0%}; {misses} of the {decided} settled): "
+        "shortest play nearly all the way",
         description="Checked off the request path for a ranked win that would enter its day's "
-        "top 100: the solver's exact distance to a win after each move (undo pairs removed); "
-        "the win is held when almost every move brought it exactly one move closer.",
+        f"top 100 (at least {MIN_MOVES_PERFECTION} moves once undo pairs are removed): the "
+        "solver's exact distance to a win after each move; the win is held when even counting "
+        "every move the budget left unsettled as a wrong turn (but never more wrong turns than "
+        "the win's moves beyond the deal's distance) almost every move brought it exactly one "
+        "move closer.",
         why="A person finds their own way: moves that wait, reorder or try something, which "
         "leave the distance as it was or add to it. A line that is shortest move after move, "
         "over dozens of moves, is what a solver plays; the timing rules cannot see it when the "

@@ -13,6 +13,7 @@ from django.urls import reverse
 from benchmarks.fairplay import human_game, instant_bot, rhythm_bot
 from games.admin.review import timing_chart
 from games.models import Attempt, ReviewDecision
+from tests.fairplay.lines import own_line
 
 pytestmark = pytest.mark.django_db
 
@@ -39,7 +40,7 @@ def results(dailies, play) -> dict[str, Attempt]:
         "instant": play(daily, instant_bot(random.Random(1), deal.certificate)),
         "rhythm": play(daily, rhythm_bot(random.Random(2), deal.certificate)),
         "human": play(
-            daily, human_game(random.Random(3), "masterpiece", deal.deal_string, deal.certificate)
+            daily, human_game(random.Random(3), "masterpiece", deal.deal_string, own_line(daily))
         ),
     }
 

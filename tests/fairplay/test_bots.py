@@ -28,6 +28,7 @@ from benchmarks.fairplay import (
 from games import fairplay, services
 from games.models import Attempt
 from tests.fairplay.conftest import START
+from tests.fairplay.lines import own_line
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +84,7 @@ def test_a_random_delay_bot_is_held_for_its_pace(dailies, play) -> None:
 
 def test_a_bot_drawing_human_gaps_but_moving_at_once_is_held(dailies, play) -> None:
     daily = dailies("masterpiece")
-    line = daily.deal.certificate
+    line = own_line(daily)
     recorded = human_game(random.Random(4), "masterpiece", daily.deal.deal_string, line)
     bot = resampling_bot(random.Random(5), line, recorded)
     bot.times[:] = [t - bot.times[0] + 300 for t in bot.times]  # its first move at 0.3 s
@@ -96,7 +97,7 @@ def test_a_patient_bot_with_human_gaps_is_not_held(dailies, play) -> None:
     """The limit docs/fair-play.md states: a bot that reads for as long as a person and
     draws its gaps from a human game is, for the board, a good player."""
     daily = dailies("masterpiece")
-    line = daily.deal.certificate
+    line = own_line(daily)
     recorded = human_game(random.Random(4), "masterpiece", daily.deal.deal_string, line)
     attempt = play(daily, resampling_bot(random.Random(6), line, recorded, read=True))
     assert_ranked(attempt)
@@ -108,18 +109,26 @@ def test_a_patient_bot_with_human_gaps_is_not_held(dailies, play) -> None:
 def test_human_like_games_are_ranked(dailies, play, game: str, seed: int) -> None:
     daily = dailies(game)
     rng = random.Random(seed)
-    recorded = human_game(rng, game, daily.deal.deal_string, daily.deal.certificate, HUMAN)
+    recorded = human_game(rng, game, daily.deal.deal_string, own_line(daily), HUMAN)
     assert 5_000 <= recorded.times[0] <= 30_000
     attempt = play(daily, recorded)
     assert_ranked(attempt)
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_fast_human_like_game_on_the_solvers_line_is_ranked(dailies, play, game) -> None:
+def test_a_fast_human_like_game_on_much_of_the_solvers_line_is_ranked(dailies, play, game) -> None:
+    """A fast player who finds 70% of the solver's line from its start, then their own way."""
     daily = dailies(game)
     deal = daily.deal
-    recorded = human_game(random.Random(21), game, deal.deal_string, deal.certificate, FAST_HUMAN)
-    assert_ranked(play(daily, recorded))
+    line = own_line(daily, at=int(0.7 * len(deal.certificate)))
+    recorded = human_game(random.Random(21), game, deal.deal_string, line, FAST_HUMAN)
+    attempt = play(daily, recorded)
+    assert_ranked(attempt)
+    assert fairplay.Play(
+        game, attempt.moves, attempt.move_times, deal.certificate
+    ).certificate_prefix >= (
+        fairplay.CERTIFICATE_SHARE * len(deal.certificate)
+    )  # certificate_at_machine_speed looked at it
 
 
 @pytest.mark.slow
@@ -128,7 +137,7 @@ def test_the_human_like_games_undo_pause_and_let_the_server_finish(dailies, play
     daily = dailies("masterpiece")
     deal = daily.deal
     attempts = [
-        play(daily, human_game(random.Random(s), "masterpiece", deal.deal_string, deal.certificate))
+        play(daily, human_game(random.Random(s), "masterpiece", deal.deal_string, own_line(daily)))
         for s in range(11, 17)
     ]
     gaps = [b - a for x in attempts for a, b in zip(x.move_times, x.move_times[1:], strict=False)]

@@ -121,6 +121,24 @@ def test_certificate_line_with_undone_detours_is_still_the_certificate() -> None
     assert "certificate_at_machine_speed" not in tripped("masterpiece", moves, times, ())
 
 
+@pytest.mark.parametrize(
+    ("prefix", "won", "certificate", "trips"),
+    [
+        (46, True, CERTIFICATE, True),  # 92% of the solver's line, at a person's pace
+        (50, True, CERTIFICATE, True),
+        (45, True, CERTIFICATE, False),  # 90% is not more than 90%
+        (50, False, CERTIFICATE, False),  # only wins
+        (29, True, CERTIFICATE[:29], False),  # too short a line to say anything
+    ],
+)
+def test_solver_line(prefix: int, won: bool, certificate: list[str], trips: bool) -> None:
+    moves = [*certificate[:prefix], "A1>F", *certificate[prefix + 1 :]][: len(certificate)]
+    slow = timeline(varied(4000, len(moves) - 1), first=20_000)
+    reasons = {r["rule"] for r in check("masterpiece", moves, slow, certificate, won=won)}
+    assert ("solver_line" in reasons) is trips
+    assert reasons <= {"solver_line"}
+
+
 def test_a_reason_names_its_rule_and_says_why() -> None:
     [reason] = check("masterpiece", ["T1>T2"], [120])
     assert reason["rule"] == "instant_first_move"

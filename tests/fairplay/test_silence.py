@@ -13,6 +13,7 @@ from games import services
 from games.models import Attempt
 from leaderboards import selectors as boards
 from realtime import boards as live
+from tests.fairplay.lines import own_line
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +23,7 @@ def test_a_held_win_is_in_no_feed_line_count_or_row_until_approved(dailies, play
     deal = daily.deal
     bot = play(daily, instant_bot(random.Random(1), deal.certificate))
     human = play(
-        daily, human_game(random.Random(3), "masterpiece", deal.deal_string, deal.certificate)
+        daily, human_game(random.Random(3), "masterpiece", deal.deal_string, own_line(daily))
     )
     assert bot.review == Attempt.Review.HELD and bot.status == Attempt.Status.WON
 

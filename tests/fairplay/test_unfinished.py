@@ -13,6 +13,7 @@ import pytest
 from benchmarks.fairplay import Recorded, human_game, instant_bot, timed
 from games import fairplay, services
 from games.models import RANKED_GRACE, Attempt
+from tests.fairplay.lines import own_line
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +40,7 @@ def test_a_bot_parked_short_of_the_end_is_held_and_off_the_board(dailies, play):
 def test_an_honest_game_in_progress_is_not_held(dailies, play):
     daily = dailies("masterpiece")
     deal = daily.deal
-    game = human_game(random.Random(5), "masterpiece", deal.deal_string, deal.certificate)
+    game = human_game(random.Random(5), "masterpiece", deal.deal_string, own_line(daily))
 
     half = play(
         daily, Recorded(game.moves[: len(game.moves) // 2], game.times[: len(game.moves) // 2])
@@ -52,7 +53,7 @@ def test_a_provisional_hold_is_lifted_when_the_whole_game_passes(dailies, play, 
     """Ten quick moves after a long look trip the pace floor mid-game; the whole game, played
     at a person's pace after them, trips nothing: the hold goes."""
     daily = dailies("masterpiece")
-    line = daily.deal.certificate
+    line = own_line(daily)
     quick = 10
 
     def gap(i: int) -> int:
@@ -110,10 +111,10 @@ def test_the_days_end_records_how_the_day_went(dailies, play, fake_clock, admin_
     daily = dailies("masterpiece")
     deal = daily.deal
     winners = [
-        play(daily, human_game(random.Random(s), "masterpiece", deal.deal_string, deal.certificate))
+        play(daily, human_game(random.Random(s), "masterpiece", deal.deal_string, own_line(daily)))
         for s in (11, 12)
     ]
-    loser = human_game(random.Random(13), "masterpiece", deal.deal_string, deal.certificate)
+    loser = human_game(random.Random(13), "masterpiece", deal.deal_string, own_line(daily))
     play(daily, parked(loser, 20))  # stopped 20 moves short: played, not won
     services.attempt_start(player=factories.player("looker"), daily=daily)  # never moved
 

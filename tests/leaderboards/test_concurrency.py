@@ -10,6 +10,7 @@ import threading
 import pytest
 from django.db import connection
 
+from benchmarks.fairplay import reordered
 from games import clock, services
 from leaderboards import board, index, ranking, selectors
 from tests.games import factories
@@ -30,7 +31,9 @@ def clock_per_thread(monkeypatch):
 
 
 def play(daily, player, n: int, barrier: threading.Barrier, errors: list) -> None:
-    """Play the certificate, with n % 3 extra move-and-undo pairs (each counts as a move).
+    """Play a winning line of the certificate's length (its own order of the solver's moves:
+    the solver's own line is held as such), with n % 3 extra move-and-undo pairs (each counts
+    as a move).
     Each move gives its database connection back to the pool, as a request does when it ends:
     the threads outnumber the pool's connections."""
     try:
@@ -38,8 +41,8 @@ def play(daily, player, n: int, barrier: threading.Barrier, errors: list) -> Non
         attempt, _ = services.attempt_start(player=player, daily=daily)
         connection.close()
         barrier.wait(timeout=60)
-        certificate = daily.deal.certificate
-        line = [certificate[0], *(["U", certificate[0]] * (n % 3)), *certificate[1:]]
+        own = reordered(daily.game, daily.deal.deal_string, daily.deal.certificate)
+        line = [own[0], *(["U", own[0]] * (n % 3)), *own[1:]]
         for seq, (move, gap) in enumerate(zip(line, human_gaps(len(line), n), strict=True)):
             _thread_clock.now += dt.timedelta(seconds=gap)
             services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
