@@ -121,6 +121,12 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "resign_cancel": _("Keep playing"),
         "four_colour": _("Four-colour deck"),
         "large_index": _("Large card corners"),
+        "auto_move": _("Auto-move safe cards to the foundations"),
+        "auto_move_note": _(
+            "After each of your moves, cards that can never be needed elsewhere go up one by "
+            "one; it stops when you act. Each counts as a move, in ranked games too."
+        ),
+        "announce_auto": _("Auto-move: {what}"),
         "blocked": _("No card move left: undo or resign."),
         "board_label": _("{game} table"),
         "keyboard_help": _(

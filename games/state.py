@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import BLOCKED, Game, replay
+from games.engine.solver import safe_foundation_moves
 from games.models import Attempt
 
 
@@ -29,7 +30,9 @@ class AttemptState:
     hints may be asked for (`Attempt.hints_open`: practice, never while a daily is played for
     rank). `last_move`: the last card move and what it carried, as `moves` lists them (None at
     the start or just after an undo), so that every screen of the attempt can mark where it
-    came from and went.
+    came from and went. `safe_moves`: the listed foundation moves that are safe
+    (`games.engine.solver.safe_foundation_moves`: they never cost a win nor lengthen the
+    shortest one), which a page's auto-move may play, and only those.
     """
 
     attempt: Attempt
@@ -44,6 +47,7 @@ class AttemptState:
     day_over: bool = False
     hints_open: bool = False
     last_move: dict[str, Any] | None = None
+    safe_moves: list[str] = field(default_factory=list)
     #: Renderings already made of this state (games.api.serializers.render_state).
     rendered: dict[str, dict[str, Any]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -87,4 +91,5 @@ def attempt_state(
         day_over=day_over,
         hints_open=attempt.hints_open(),
         last_move=last.to_json() if last is not None else None,
+        safe_moves=safe_foundation_moves(game) if playing and carrying else [],
     )

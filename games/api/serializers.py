@@ -327,6 +327,12 @@ class AttemptStateSerializer(serializers.Serializer):
     moves = LegalMoveSerializer(
         many=True, help_text="The same moves, each with the cards it carries."
     )
+    safe_moves = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The foundation moves of `legal` that are safe: they never cost a win nor "
+        "lengthen the shortest one (the solver's safe foundation moves). A page's auto-move "
+        "plays these, one at a time, and nothing else; each counts as a move.",
+    )
     last_move = LegalMoveSerializer(
         allow_null=True,
         help_text="The last card move and what it carried (null at the start and just after "

@@ -1,6 +1,7 @@
 """Browser tests of what the table offers besides play: the large-index and four-colour
 settings (readable corners whose colours keep the two colour families apart, contrast checked by
-axe), the S key's summary of the position and a second tab that says what the first played.
+axe), the S key's summary of the position, a second tab that says what the first played, and the
+opt-in auto-move of safe cards to the foundations.
 
 They use test_table.py's Munger deal laid out for them (its module docstring says how).
 """
@@ -140,3 +141,48 @@ def test_s_says_the_position_and_a_second_tab_says_what_the_first_played(
             r"3 moves, 1 undo\. Time \d+:\d\d\.$"
         )
     )
+
+
+def wait_auto(page, seq: int) -> None:
+    """Wait until the auto-move has decided what to do after the state `seq` (it marks it)."""
+    expect(page.locator("#play")).to_have_attribute("data-auto-move-seq", str(seq))
+    expect(page.locator("#board")).to_have_attribute("data-seq", str(seq))
+
+
+def test_auto_move_is_opt_in_sends_the_safe_moves_and_never_fights_an_undo(
+    open_page, laid_day, live_server_url
+):
+    page = open_page(f"/play/munger/{laid_day}/")
+    ace = page.locator('[data-pile="T2"] [data-card="AS"]')
+    # Off by default: a draw, and the Ace of spades (safe to send up) stays where it is.
+    page.locator('[data-pile="S"]').click()
+    wait_auto(page, 1)
+    expect(ace).to_have_count(1)
+
+    open_settings(page)
+    expect(page.get_by_test_id("auto-move")).not_to_be_checked()
+    expect(page.locator("#auto-move-note")).to_contain_text("counts as a move, in ranked games")
+    page.get_by_test_id("auto-move").check()
+    page.keyboard.press("Escape")
+    page.locator('[data-pile="S"]').click()  # the player's move; the Ace goes up after it
+    wait_auto(page, 3)
+    expect(page.locator('[data-pile="FS"] [data-card="AS"]')).to_have_count(1)
+    expect(page.get_by_test_id("status")).to_contain_text(
+        "Auto-move: Moved ace of spades to spades foundation."
+    )
+    state = table.state_of(page, live_server_url)
+    assert state["moves_played"] == 3 and state["last_move"]["move"] == "T2>F"
+
+    # The player undoes it: the Ace comes back and stays, after the undo and after the next
+    # move too.
+    page.get_by_test_id("undo").click()
+    wait_auto(page, 4)
+    expect(ace).to_have_count(1)
+    page.locator('[data-pile="S"]').click()
+    wait_auto(page, 5)
+    expect(ace).to_have_count(1)
+    assert "T2>F" in table.state_of(page, live_server_url)["safe_moves"]
+
+    # The setting is kept.
+    page.reload()
+    expect(page.get_by_test_id("auto-move")).to_be_checked()

@@ -22,9 +22,11 @@ from games.api.parsers import BoundedJSONParser
 from games.engine import game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import REFUSALS
+from games.engine.solver import safe_foundation_moves
 from games.errors import TooLarge
 from games.identity import COOKIE_NAME
 from games.models import Attempt, Player
+from games.state import position
 from tests.games import factories
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -646,6 +648,21 @@ def test_the_state_names_the_last_card_move_and_forgets_it_after_an_undo(alice_c
     assert after["last_move"] == listed
     assert alice_client.get(f"/api/attempts/{state['id']}/").json()["last_move"] == listed
     assert move(alice_client, state["id"], 1, "U").json()["last_move"] is None
+
+
+@pytest.mark.django_db
+def test_the_state_lists_the_safe_foundation_moves_among_the_legal_ones(alice_client):
+    daily = factories.daily("munger")
+    state = start(alice_client, daily)
+    seen = 0
+    for seq, token in enumerate(daily.deal.certificate):
+        attempt = Attempt.objects.get(pk=state["id"])
+        assert state["safe_moves"] == safe_foundation_moves(position(attempt))
+        assert set(state["safe_moves"]) <= set(state["legal"])
+        seen += len(state["safe_moves"])
+        state = move(alice_client, state["id"], seq, token).json()
+    assert seen, "the winning line met no safe foundation move"
+    assert state["status"] == "won" and state["safe_moves"] == []
 
 
 # -- no hidden card ever leaves the server ---------------------------------------------------

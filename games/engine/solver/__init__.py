@@ -46,8 +46,24 @@ __all__ = [
     "prove_par",
     "rules_class",
     "rules_for",
+    "safe_foundation_moves",
     "solve",
 ]
+
+
+def safe_foundation_moves(game: Game) -> list[str]:
+    """The foundation moves of the position `game` holds that never cost a win nor lengthen
+    the shortest one: the solver's safe foundation moves (docs/solver.md, "Munger: safe
+    foundation moves" and "Masterpiece: safe foundation moves"), as sorted move tokens. They
+    read only what a player sees (the foundations, and Masterpiece's open rows).
+
+    >>> from games.engine import new_game
+    >>> safe_foundation_moves(new_game("munger", seed=1))  # the reserve's top is an Ace
+    ['R>F']
+    """
+    rules = rules_for(game, EXACT)
+    return rules.safe_moves(rules.state_of(game))
+
 
 #: Seconds for the par search unless the caller says otherwise (or deciding took longer).
 DEFAULT_PAR_TIME = 3.0

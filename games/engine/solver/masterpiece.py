@@ -154,6 +154,23 @@ class MasterpieceRules(SolverRules):
                     return False
         return True
 
+    def safe_moves(self, state: State) -> list[str]:
+        """The free main-row cards and the cellar card (while an auxiliary row is empty) that
+        go up safely (`_safe`), once the direction is fixed."""
+        rows, tail = state
+        direction = tail[DIRECTION]
+        if not direction:
+            return []
+        ups = [(TOKEN_MF[r], rows[r][-1]) for r in MAIN if rows[r]]
+        if tail[CELLAR] and (not rows[8] or not rows[9]):
+            ups.append(("C>F", tail[CELLAR] - 1))
+        return sorted(
+            token
+            for token, card in ups
+            if RANK[card] == next_rank(tail[SUIT[card]], direction)
+            and self._safe(card, rows, direction)
+        )
+
     def _settle(
         self, rows: tuple[bytes, ...], tail: bytes, tokens: list[str] | None
     ) -> tuple[tuple[bytes, ...], bytes, int]:

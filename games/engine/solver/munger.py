@@ -436,6 +436,17 @@ class MungerRules(SolverRules):
                         tokens.append("W>F")
         return columns, tail, count
 
+    def safe_moves(self, state: State) -> list[str]:
+        """The tops (columns, reserve, waste) that go up safely (`safe`)."""
+        columns, tail = state
+        tops = [(TOKEN_TF[i], column[-1]) for i, column in enumerate(columns) if column]
+        if tail[RES]:
+            tops.append(("R>F", self.reserve[tail[RES] - 1]))
+        if len(tail) > WASTE:
+            tops.append(("W>F", tail[-1]))
+        wanted = next_cards(tail)
+        return sorted(token for token, card in tops if card in wanted and safe(card, tail))
+
     # -- steps ----------------------------------------------------------------------------
 
     def _apply(

@@ -86,6 +86,12 @@ class SolverRules:
         """True only if no line from `state` wins (a sound, incomplete test)."""
         return False
 
+    def safe_moves(self, state: Any) -> list[str]:
+        """The foundation moves of `state` that are safe (the game's "safe foundation moves"
+        in docs/solver.md): each keeps every win and never lengthens the shortest one, so the
+        searches play them without branching. Sorted tokens, each legal in `state`."""
+        raise NotImplementedError
+
     def step_tokens(self, state: Any, step: Step) -> list[str]:
         """The move tokens of `step` played in `state`, without the forced moves after it."""
         raise NotImplementedError

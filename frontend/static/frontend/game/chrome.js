@@ -11,6 +11,7 @@ import { capitalise, t } from "./strings.js";
 const FOUR_COLOUR_KEY = "patience.fourColourDeck";
 const ONE_TAP_KEY = "patience.oneTap";
 const LARGE_INDEX_KEY = "patience.largeIndex";
+const AUTO_MOVE_KEY = "patience.autoMove";
 const SPEED_KEY = "patience.speed";
 const SPEEDS = ["normal", "fast", "instant"];
 
@@ -106,6 +107,10 @@ export class Chrome {
     this.oneTapBox = oneTapBox;
     this.fourColour = fourColour;
     this.largeIndex = largeIndexBox;
+    const [autoMove, autoMoveBox] = setting("auto-move", AUTO_MOVE_KEY, t("auto_move"), false);
+    this.autoMoveBox = autoMoveBox;
+    const autoNote = el("p", { className: "setting-note", id: "auto-move-note", text: t("auto_move_note") });
+    autoMoveBox.setAttribute("aria-describedby", "auto-move-note");
     this.speedSelect = el(
       "select",
       { id: "speed", testid: "speed" },
@@ -117,7 +122,7 @@ export class Chrome {
       "details",
       { className: "play-settings", testid: "settings" },
       el("summary", { className: "btn", text: t("settings") }),
-      el("div", { className: "settings-panel" }, oneTap, speed, toggle, largeIndex),
+      el("div", { className: "settings-panel" }, oneTap, speed, autoMove, autoNote, toggle, largeIndex),
     );
     this.keysBtn = el("button", { type: "button", className: "btn", testid: "keys", text: t("keys_button"), "aria-keyshortcuts": "?" });
     const controls = el("div", { className: "play-controls" }, this.undoBtn, this.finishBtn, this.resignBtn, this.keysBtn, this.settings);
@@ -188,6 +193,11 @@ export class Chrome {
   // Whether a tap on a card makes its smart move (the one-tap setting, on unless turned off).
   oneTap() {
     return this.oneTapBox.checked;
+  }
+
+  // Whether the safe foundation moves are played after the player's moves (automove.js).
+  autoMove() {
+    return this.autoMoveBox.checked;
   }
 
   applySpeed() {

@@ -12,7 +12,8 @@ import { PlaySocket } from "./socket.js";
 import { capitalise, t } from "./strings.js";
 
 export class Game {
-  // view: {draw(state), update(state), say(text), connection(open), start()}. `startAttempt`,
+  // view: {draw(state), update(state), say(text), connection(open), start(), moved?(token,
+  // info): after each move played here}. `startAttempt`,
   // when the page gives one, starts (or resumes) the attempt instead of the daily's start (a
   // race's attempt).
   constructor({ game, date, startAttempt }, view) {
@@ -120,6 +121,7 @@ export class Game {
       const answer = await this.send(before.seq, token);
       this.show(answer, { force: true });
       this.view.say(this.describe(token, info, before, answer));
+      if (this.view.moved) this.view.moved(token, info);
       return true;
     } catch (error) {
       await this.refused(error);
@@ -176,7 +178,8 @@ export class Game {
   }
 
   describe(token, info, before, answer) {
-    const text = describeMove(token, info.card || null, before.view, answer.view, answer.revealed);
+    const said = describeMove(token, info.card || null, before.view, answer.view, answer.revealed);
+    const text = info.auto ? t("announce_auto", { what: said }) : said;
     return answer.status === "won" ? `${text} ${capitalise(t("announce_won"))}` : text;
   }
 

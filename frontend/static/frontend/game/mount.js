@@ -4,6 +4,7 @@
 // through it (the play page wires the hints in as well).
 
 import { onRetry } from "../common/http.js";
+import { autoMoveFor } from "./automove.js";
 import { Board } from "./board.js";
 import { Chrome, summaryText } from "./chrome.js";
 import { Game } from "./game.js";
@@ -18,6 +19,7 @@ export function mountGame(root, page) {
     update: (state) => chrome.update(state, game.elapsed()),
     say: (text) => chrome.say(text),
     connection: (open) => chrome.connection(open),
+    moved: (token, info) => auto.after(token, info),
     busy: (busy) => {
       chrome.busy(busy);
       if (!busy) board.drain(); // the taps that came meanwhile
@@ -37,6 +39,7 @@ export function mountGame(root, page) {
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
   const table = new Table(chrome.boardEl, page.layout);
   board = new Board(table, game, { say: view.say, oneTap: () => chrome.oneTap() });
+  const auto = autoMoveFor(root, game, board, () => chrome.autoMove());
   new Input(table, board, game, {
     undo,
     help: () => chrome.showHelp(),

@@ -2,6 +2,7 @@
 // chrome (chrome.js), wired together for the daily named by the page.
 
 import { onRetry } from "../common/http.js";
+import { autoMoveFor } from "./automove.js";
 import { Board } from "./board.js";
 import { Chrome, summaryText } from "./chrome.js";
 import { Game } from "./game.js";
@@ -37,6 +38,7 @@ function main(root) {
     },
     say: (text) => chrome.say(text),
     connection: (open) => chrome.connection(open),
+    moved: (token, info) => auto.after(token, info),
     busy: (busy) => {
       chrome.busy(busy);
       if (!busy) board.drain();
@@ -56,6 +58,7 @@ function main(root) {
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
   const table = new Table(chrome.boardEl, layout, { anchor: root });
   board = new Board(table, game, { say: view.say, oneTap: () => chrome.oneTap() });
+  const auto = autoMoveFor(root, game, board, () => chrome.autoMove());
   hints = new Hints(game, table, view.say);
   chrome.undoBtn.after(hints.button);
   new Input(table, board, game, {
