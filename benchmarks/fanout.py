@@ -1,7 +1,8 @@
 """Live fan-out: how fast one board change reaches N watchers of a daily, beside bare Redis.
 
 Run: `.venv/bin/python benchmarks/fanout.py [--watchers 1000] [--events 5] [--runs 3]
-[--clients 2]`.
+[--clients N] [--wave 1000] [--connecting 50] [--redis-pool 50]`; 10,000 watchers:
+`--watchers 10000 --runs 1`.
 
 PostgreSQL + Redis, two server processes. N watchers connect to `ws/daily/<game>/<today>/`
 (round-robin over the processes) and read their snapshot. Then, `--events` times, one guest
@@ -26,9 +27,15 @@ the table gives each run's collections of 5 ms or more and the longest. `--colle
 serves `config.asgi` with Python's default collector instead of `config.server`'s tuning.
 
 The watchers, and the bare layer's N channels alike, are split over `--clients` processes
-(default 2; 1 for everything in one process): a thousand watchers are a thousand browsers, and
-one Python process reading every socket in turn would add its own queue to the figures. Receipt
-times are taken on the system's monotonic clock, which all the processes share.
+(default: 2 up to 5,000 watchers, then one more per 2,500; 1 for everything in one process): a
+thousand watchers are a thousand browsers, and one Python process reading every socket in turn
+would add its own queue to the figures. Receipt times are taken on the system's monotonic clock,
+which all the processes share. The watchers connect in waves of `--wave` (each wave split over
+the clients, the next once every socket of the last has its snapshot), each client opening at
+most `--connecting` handshakes at once; each client's bare layer keeps at most `--redis-pool`
+Redis connections, and as many group joins and leaves in flight. The connect time is that of
+every wave; the servers' resident memory (/proc) is read before the first wave and after the
+last, and the table gives the growth per 1,000 watchers (both processes together).
 """
 
 from __future__ import annotations
@@ -137,10 +144,15 @@ class Client:
             answer = await getattr(self, command)(**payload)
             self.conn.send(answer)
 
-    async def watch(self, targets: list[tuple[str, str]]) -> dict:
-        self.stop = asyncio.Event()
-        self.watchers = [Watcher(uri, origin) for uri, origin in targets]
-        gate = asyncio.Semaphore(50)
+    async def watch(self, targets: list[tuple[str, str]], connecting: int) -> dict:
+        """One wave: `targets` more watchers, at most `connecting` handshakes at once; answers
+        when each has its snapshot (or its error)."""
+        if not self.watchers:
+            self.stop = asyncio.Event()
+            self.tasks = []
+        wave = [Watcher(uri, origin) for uri, origin in targets]
+        self.watchers += wave
+        gate = asyncio.Semaphore(connecting)
 
         async def connect_one(w: Watcher) -> None:
             async with gate:
@@ -148,8 +160,8 @@ class Client:
                 await w.ready.wait()
             await task
 
-        self.tasks = [asyncio.create_task(connect_one(w)) for w in self.watchers]
-        await asyncio.wait_for(asyncio.gather(*(w.ready.wait() for w in self.watchers)), 300)
+        self.tasks += [asyncio.create_task(connect_one(w)) for w in wave]
+        await asyncio.wait_for(asyncio.gather(*(w.ready.wait() for w in wave)), 600)
         return {}
 
     async def report(self) -> list[dict]:
@@ -159,18 +171,20 @@ class Client:
             for w in self.watchers
         ]
         self.stop.set()
-        await asyncio.wait_for(asyncio.gather(*self.tasks, return_exceptions=True), 60)
+        await asyncio.wait_for(asyncio.gather(*self.tasks, return_exceptions=True), 120)
+        self.watchers, self.tasks = [], []
         return found
 
-    async def bare_join(self, channels: int) -> dict:
+    async def bare_join(self, channels: int, pool: int) -> dict:
+        """`channels` channels of a bare layer in the group, over at most `pool` connections."""
         self.layer = RedisChannelLayer(
-            hosts=[{"address": REDIS_URL, "max_connections": 1000}], prefix="benchbare"
+            hosts=[{"address": REDIS_URL, "max_connections": pool}], prefix="benchbare"
         )
         self.names = [await self.layer.new_channel() for _ in range(channels)]
-        gate = asyncio.Semaphore(100)
+        self.gate = asyncio.Semaphore(pool)  # a call waiting for a connection would fail
 
         async def add(name: str) -> None:
-            async with gate:
+            async with self.gate:
                 await self.layer.group_add("bare", name)
 
         await asyncio.gather(*(add(n) for n in self.names))
@@ -191,7 +205,11 @@ class Client:
         return list(await asyncio.wait_for(asyncio.gather(*self.receipts), TIMEOUT))
 
     async def bare_leave(self) -> dict:
-        await asyncio.gather(*(self.layer.group_discard("bare", n) for n in self.names))
+        async def discard(name: str) -> None:
+            async with self.gate:
+                await self.layer.group_discard("bare", name)
+
+        await asyncio.gather(*(discard(n) for n in self.names))
         await self.layer.close_pools()
         return {}
 
@@ -245,12 +263,13 @@ def split(items: list, parts: int) -> list[list]:
 
 
 async def bare_layer(
-    clients: Clients, watchers: int, payload: dict, events: int
+    clients: Clients, watchers: int, payload: dict, events: int, pool: int
 ) -> tuple[list[float], list[float]]:
     """Per-receipt delays and times to the last receipt (seconds) of a bare group_send."""
     count = len(clients.pipes)
     await clients.all(
-        "bare_join", [{"channels": len(s)} for s in split(list(range(watchers)), count)]
+        "bare_join",
+        [{"channels": len(s), "pool": pool} for s in split(list(range(watchers)), count)],
     )
     layer = RedisChannelLayer(hosts=[{"address": REDIS_URL}], prefix="benchbare")
     delays: list[float] = []
@@ -290,10 +309,16 @@ async def one_run(
         )
         for i in range(args.watchers)
     ]
+    rss_before = [rss_mib(pid) for pid in servers.pids()]
     began = time.perf_counter()
-    await clients.all("watch", [{"targets": part} for part in split(targets, len(clients.pipes))])
+    for start in range(0, len(targets), args.wave):
+        wave = split(targets[start : start + args.wave], len(clients.pipes))
+        await clients.all(
+            "watch", [{"targets": part, "connecting": args.connecting} for part in wave]
+        )
     connected = time.perf_counter() - began
     await asyncio.sleep(1.0)  # let any window opened before the watchers close
+    rss_after = [rss_mib(pid) for pid in servers.pids()]
 
     answered_at: list[float] = []
     for _ in range(args.events):
@@ -337,11 +362,14 @@ async def one_run(
         print(f"#   watcher errors: {kinds}", file=sys.stderr)
     await mover.aclose()
     delays, lasts = await bare_layer(
-        clients, args.watchers, last_event or {"pad": "x" * 2000}, args.events
+        clients, args.watchers, last_event or {"pad": "x" * 2000}, args.events, args.redis_pool
     )
     return {
         "watchers": args.watchers,
         "connected_s": connected,
+        "rss_before": sum(rss_before),
+        "rss_after": sum(rss_after),
+        "rss_per_1000": (sum(rss_after) - sum(rss_before)) / args.watchers * 1000,
         "errors": errors,
         "events": args.events,
         "deliveries": len(incl),
@@ -376,10 +404,19 @@ async def _last_event(servers: Servers, daily: dict) -> dict:
     return json.loads(raw)
 
 
+def rss_mib(pid: int) -> float:
+    """A process's resident memory, MiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def fmt(row: dict) -> list[str]:
     return [
         str(row["watchers"]),
         f"{row['connected_s']:.1f}",
+        f"{row['rss_before']:.0f} -> {row['rss_after']:.0f} ({row['rss_per_1000']:.1f})",
         f"{row['deliveries']}/{row['watchers'] * row['events']}",
         f"{row['gaps']} ({row['missed']} missed, {row['jumps']} jumps)",
         str(row["errors"]),
@@ -394,6 +431,7 @@ def fmt(row: dict) -> list[str]:
 HEADER = [
     "watchers",
     "connect s",
+    "server RSS MiB before -> after (per 1,000)",
     "delivered",
     "gaps",
     "errors",
@@ -437,7 +475,16 @@ def main() -> None:
     parser.add_argument(
         "--wait", type=float, default=1.5, help="seconds between moves (the events' deadline)"
     )
-    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument(
+        "--clients", type=int, default=0, help="client processes (default: 2, +1 per 2,500 > 5,000)"
+    )
+    parser.add_argument("--wave", type=int, default=1000, help="watchers connecting per wave")
+    parser.add_argument(
+        "--connecting", type=int, default=50, help="handshakes in flight per client process"
+    )
+    parser.add_argument(
+        "--redis-pool", type=int, default=50, help="Redis connections per client's bare layer"
+    )
     parser.add_argument(
         "--collector",
         choices=["tuned", "python"],
@@ -445,12 +492,13 @@ def main() -> None:
         help="the servers' collector: config.server's tuning, or Python's defaults",
     )
     args = parser.parse_args()
+    args.clients = args.clients or max(2, -(-args.watchers // 2500))
     print(machine())
     print(
         f"{args.watchers} watchers over {POSTGRES_2.name}, {args.events} board changes per run, "
-        f"{args.runs} runs (games alternate), {args.clients} client processes, collector "
-        f"{args.collector}; one line per run, "
-        "then the medians\n"
+        f"{args.runs} runs (games alternate), {args.clients} client processes (waves of "
+        f"{args.wave}, {args.connecting} handshakes at once each), collector {args.collector}; "
+        "one line per run, then the medians\n"
     )
     rows = _runner()(bench(args))
     out = [[f"{r['run']} {r['game']}", *fmt(r)] for r in rows]
