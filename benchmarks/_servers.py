@@ -37,6 +37,8 @@ REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
 #: The servers' REDIS_KEY_PREFIX: the start of every key and channel group they keep in Redis.
 REDIS_KEY_PREFIX = "bench"
 GAMES = ("munger", "masterpiece")
+#: An endpoint of the benchmark servers only (benchmarks/_urls.py): an empty Django request.
+EMPTY_PATH = "/api/bench/empty/"
 
 #: Every throttle scope and kind of the settings (THROTTLE_RATES), raised for benchmarks.
 THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "renames", "ranked")

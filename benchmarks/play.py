@@ -1,7 +1,7 @@
 """Play throughput and latency: N concurrent guests play today's certified dailies.
 
 Run: `.venv/bin/python benchmarks/play.py [--players 200] [--undos 3] [--runs 3]
-[--configs embedded,postgres]`.
+[--configs embedded,postgres] [--transports socket,rest,empty]`.
 
 Each player is a new guest (`POST /api/players/`, then `POST /api/dailies/<game>/<today>/
 attempts/`) playing the daily's certificate line (the winning line stored with the deal; players
@@ -18,6 +18,14 @@ a ping touches neither the database nor the channel layer, so it measures the se
 path and the event loop under the same load. Errors: any non-2xx answer, error message,
 disconnect or timeout (a player stops at its first error). Prints one row per run and the
 medians, and the CPU seconds used by the servers and by this client during the moves.
+
+The floor of the server's CPU, in the same run and through the same servers: the `empty`
+transport, as many requests as there were moves, `GET /api/bench/empty/` (an endpoint of the
+benchmark servers' settings only, benchmarks/_settings.py: Django's whole middleware stack and a
+JSON `{}`, no database, cache or channel layer) from each player's kept-alive connection, one
+at a time each, paced as the moves are. Each phase's server CPU is read from /proc for every
+server process before and after it; the summary gives CPU per move and per empty request, and
+their ratio.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _servers import (  # noqa: E402
     EMBEDDED,
+    EMPTY_PATH,
     POSTGRES_2,
     Servers,
     Setup,
@@ -56,6 +65,8 @@ from games.engine import GAMES  # noqa: E402
 
 TIMEOUT = 30.0  # seconds any single answer may take before it counts as an error
 CONFIGS = {"embedded": EMBEDDED, "postgres": POSTGRES_2}
+#: The settings of the servers: the project's plus the empty endpoint (`empty` transport).
+BENCH_SETTINGS = {"DJANGO_SETTINGS_MODULE": "benchmarks._settings"}
 
 
 def line_with_undos(
@@ -178,6 +189,25 @@ async def play_rest(player: Player, go: asyncio.Event, result: Result) -> None:
         player.seq += 1
 
 
+async def play_empty(player: Player, go: asyncio.Event, result: Result) -> None:
+    """As many empty requests as the player has moves, one at a time (the CPU floor)."""
+    assert player.client is not None
+    await go.wait()
+    pacer = Pacer(player.pace, player.url, player.attempt)
+    for _ in player.tokens:
+        await pacer.wait()
+        began = time.perf_counter()
+        try:
+            answer = await player.client.get(EMPTY_PATH)
+        except httpx.HTTPError as exc:
+            result.errors.append(f"empty {type(exc).__name__}")
+            return
+        if answer.status_code != 200:
+            result.errors.append(f"empty {answer.status_code} {answer.text[:80]}")
+            return
+        result.times.append(time.perf_counter() - began)
+
+
 async def play_socket(
     player: Player, go: asyncio.Event, ready: list[int], result: Result, ping_every: int
 ) -> None:
@@ -278,7 +308,13 @@ async def one_run(
         async with gate:
             return await start(p, result)
 
-    started = await asyncio.gather(*(gated_start(p) for p in players))
+    if transport == "empty":  # no guest, no attempt: nothing but the requests
+        for i, p in enumerate(players):
+            p.client = httpx.AsyncClient(base_url=p.url, timeout=TIMEOUT)
+            p.attempt = i
+        started = [True] * len(players)
+    else:
+        started = await asyncio.gather(*(gated_start(p) for p in players))
     players = [p for p, ok in zip(players, started, strict=True) if ok]
     go = asyncio.Event()
     ready = [0]
@@ -289,6 +325,8 @@ async def one_run(
         deadline = time.monotonic() + 60
         while ready[0] + len(result.errors) < len(players) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
+    elif transport == "empty":
+        tasks = [asyncio.create_task(play_empty(p, go, result)) for p in players]
     else:
         tasks = [asyncio.create_task(play_rest(p, go, result)) for p in players]
     spies = profile_start(servers, args.profile, f"{transport}-{run}")
@@ -322,7 +360,7 @@ async def one_run(
 
 
 def fmt(row: dict) -> list[str]:
-    ping = "-" if row["transport"] == "rest" else f"{row['ping_p50']:.1f} / {row['ping_p99']:.1f}"
+    ping = "-" if row["transport"] != "socket" else f"{row['ping_p50']:.1f} / {row['ping_p99']:.1f}"
     return [
         row["transport"],
         str(row["players"]),
@@ -351,7 +389,7 @@ HEADER = [
 
 async def bench(setup: Setup, args: argparse.Namespace) -> list[dict]:
     rows = []
-    with Servers(setup) as servers:
+    with Servers(setup, extra_env=BENCH_SETTINGS) as servers:
         dailies = servers.dailies()
         assert {d["game"] for d in dailies} == {"munger", "masterpiece"}, dailies
         for run in range(1, args.runs + 1):
@@ -370,6 +408,38 @@ async def bench(setup: Setup, args: argparse.Namespace) -> list[dict]:
     return rows
 
 
+def cpu_ratios(rows: list[dict]) -> str:
+    """Server CPU per move of each transport beside that of an empty request, per run (the
+    phases of one run share its servers) and the median of the runs."""
+    runs = sorted({r["run"] for r in rows})
+    moved = [t for t in ("socket", "rest") if any(r["transport"] == t for r in rows)]
+    if not moved or not any(r["transport"] == "empty" for r in rows):
+        return ""
+    per: dict[str, list[float]] = {t: [] for t in [*moved, "empty"]}
+    lines = []
+    for run in runs:
+        mine = {r["transport"]: r for r in rows if r["run"] == run}
+        if "empty" not in mine or not mine["empty"]["moves"]:
+            continue
+        cells = [str(run)]
+        for t in [*moved, "empty"]:
+            row = mine.get(t)
+            ms = row["server_cpu"] / row["moves"] * 1000 if row and row["moves"] else float("nan")
+            per[t].append(ms)
+            cells.append(f"{ms:.2f}")
+        empty_ms = per["empty"][-1]
+        cells += [f"{per[t][-1] / empty_ms:.1f}x" for t in moved]
+        lines.append(cells)
+    med = {t: median(v) for t, v in per.items()}
+    lines.append(
+        ["median", *(f"{med[t]:.2f}" for t in [*moved, "empty"])]
+        + [f"{med[t] / med['empty']:.1f}x" for t in moved]
+    )
+    header = ["run", *(f"{t} CPU ms/move" for t in moved), "empty CPU ms/request"]
+    header += [f"{t} / empty" for t in moved]
+    return table(header, lines)
+
+
 def breakdown(setup: Setup, players: int, moves: int) -> None:
     """CPU per move of the service call and its after-commit receivers, in this process.
 
@@ -379,7 +449,7 @@ def breakdown(setup: Setup, players: int, moves: int) -> None:
     """
     import os
 
-    servers = Servers(setup, quiet=True)
+    servers = Servers(setup, quiet=True, extra_env=BENCH_SETTINGS)
     try:
         servers.prepare()
         os.environ.update(servers.env())
@@ -459,7 +529,11 @@ def main() -> None:
     )
     parser.add_argument("--ping-every", type=int, default=5, help="a ping every N moves")
     parser.add_argument("--configs", default="embedded,postgres")
-    parser.add_argument("--transports", default="socket,rest")
+    parser.add_argument(
+        "--transports",
+        default="socket,rest,empty",
+        help="socket, rest, empty (the CPU floor: empty Django requests)",
+    )
     parser.add_argument("--max-seconds", type=float, default=600)
     parser.add_argument("--profile", metavar="DIR", help="py-spy the servers into DIR")
     parser.add_argument(
@@ -505,6 +579,10 @@ def main() -> None:
             med["errors"] = int(max(r["errors"] for r in mine))
             out.append(["median", *fmt(med)])
         print(table(["run", *HEADER], out))
+        ratios = cpu_ratios(rows)
+        if ratios:
+            print()
+            print(ratios)
         resent = sum(r["resent"] for r in rows)
         print(
             f"\n(errors in the median row: the worst run; requests sent again after the server "

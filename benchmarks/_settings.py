@@ -1,0 +1,10 @@
+"""The project's settings plus one endpoint that exists only in benchmarks (`_urls.py`).
+
+`DJANGO_SETTINGS_MODULE=benchmarks._settings`: everything as `config.settings` has it, with the
+URLconf of `benchmarks/_urls.py`, which adds `GET /api/bench/empty/` in front of the project's
+own URLs. Production never loads this module.
+"""
+
+from config.settings import *  # noqa: F403
+
+ROOT_URLCONF = "benchmarks._urls"
