@@ -127,6 +127,12 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
             "one; it stops when you act. Each counts as a move, in ranked games too."
         ),
         "announce_auto": _("Auto-move: {what}"),
+        "day_over": _(
+            "The day of this ranked game is over: it stays on the board as it stood at your "
+            "last move. You can go on from here unranked."
+        ),
+        "continue_practice": _("Continue unranked"),
+        "continued": _("You are playing on unranked, from where your ranked game stood."),
         "blocked": _("No card move left: undo or resign."),
         "board_label": _("{game} table"),
         "keyboard_help": _(

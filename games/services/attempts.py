@@ -44,7 +44,9 @@ def attempt_start(
 ) -> tuple[Attempt, bool]:
     """Start, or resume, this player's attempt at a daily: ranked today, practice on a past
     day; a future daily is not found. A ranked attempt begun before midnight is resumed while
-    its ranked play lasts (`DailyChallenge.ranked_until`). Returns (attempt, created).
+    its ranked play lasts (`DailyChallenge.ranked_until`); after it, an unfinished one is
+    returned as it stood (its state says `day_over`), or the practice the player went on with
+    from it. Returns (attempt, created).
 
     One ranked attempt per daily per player, and per device (the browser's device cookie, as
     `device`): a browser that has played today's daily as another player (an account, then a
@@ -56,12 +58,18 @@ def attempt_start(
     if daily.date > today or not daily.published:
         raise NotFound("There is no such daily yet.", code="daily_not_found")
     ranked = daily.date == today
-    if not ranked and daily.ranked_play_open():
+    if not ranked:
         begun = Attempt.objects.filter(
             player=player, daily=daily, ranked=True, status=Attempt.Status.PLAYING
         ).first()
-        if begun is not None:
+        if begun is not None and daily.ranked_play_open():
             return begun, False
+        if begun is not None:
+            # Its day ended while it was played: it is shown as it stood (`day_over`), never
+            # replaced silently by a practice; going on in practice is the player's choice
+            # (`attempt_continue_as_practice`), which is then resumed.
+            going_on = begun.continuations.filter(status=Attempt.Status.PLAYING).first()
+            return going_on or begun, False
     with transaction.atomic():
         mine = Attempt.objects.select_for_update().filter(player=player, daily=daily)
         if ranked:

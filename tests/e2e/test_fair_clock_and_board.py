@@ -217,3 +217,61 @@ def test_every_daily_is_said_winnable_and_a_proven_par_the_fewest_moves(
 
     page.goto(f"{live_server_url}/rules/munger/")
     expect(page.get_by_test_id("deal-promise")).to_contain_text("proven winnable")
+
+
+# The browser's player starts the ranked game of a day that is over, at 23:50 of that day (the
+# server's clock travels there for this script only), and plays three moves of its line.
+LATE_RANKED_GAME = """
+import datetime as dt, json
+from unittest import mock
+from games import services
+from games.models import Attempt, DailyChallenge
+player = Attempt.objects.get(pk=%(attempt)d).player
+daily = DailyChallenge.objects.get(game="munger", date=%(day)r)
+evening = dt.datetime.combine(daily.date, dt.time(23, 50), dt.UTC)
+with mock.patch("games.clock.now", return_value=evening):
+    attempt, _ = services.attempt_start(player=player, daily=daily)
+    for seq, move in enumerate(daily.deal.certificate[:3]):
+        services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
+print(json.dumps({"id": attempt.pk, "ranked": attempt.ranked}))
+"""
+
+
+def test_a_ranked_game_reloaded_after_its_day_shows_as_it_stood_and_goes_on_unranked(
+    e2e_page, live_server_url, dailies, make_dailies, server_python
+):
+    page = e2e_page
+    day = make_dailies(back=6)["date"]
+    open_play(page, live_server_url, "masterpiece")  # the browser's player, by its cookie
+    mine = int(page.locator("#board").get_attribute("data-attempt"))
+    late = server_python(LATE_RANKED_GAME % {"attempt": mine, "day": day})
+    assert late["ranked"]
+
+    page.goto(f"{live_server_url}/play/munger/{day}/")
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-attempt", str(late["id"]))
+    expect(board).to_have_attribute("data-seq", "3")
+    expect(page.get_by_test_id("ranked")).to_have_text("Ranked")
+    notice = page.get_by_test_id("day-over")
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("stays on the board as it stood")
+    expect(page.locator("#board .card.playable")).to_have_count(0)  # the server lists no move
+
+    page.get_by_test_id("continue-practice").click()
+    expect(page.get_by_test_id("ranked")).to_have_text("Practice, not ranked")
+    expect(board).not_to_have_attribute("data-attempt", str(late["id"]))
+    expect(board).to_have_attribute("data-seq", "3")
+    expect(notice).to_be_hidden()
+    practice = board.get_attribute("data-attempt")
+    page.locator('[data-pile="S"]').click()
+    expect(board).to_have_attribute("data-seq", "4")
+    # A reload resumes that practice, never a fresh one.
+    page.reload()
+    expect(board).to_have_attribute("data-attempt", practice)
+    expect(board).to_have_attribute("data-seq", "4")
+
+
+def test_a_ranked_game_page_names_its_day(e2e_page, live_server_url, dailies):
+    page = open_play(e2e_page, live_server_url, "munger")
+    expect(page.get_by_test_id("ranked")).to_have_text("Ranked")
+    assert page.url.endswith(f"/play/munger/{dailies['munger']['date']}/"), page.url

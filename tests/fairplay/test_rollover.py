@@ -101,8 +101,21 @@ def test_the_state_says_the_day_is_over_and_lists_no_move(late_game, fake_clock)
     assert state.day_over and state.legal == [] and state.moves == [] and not state.can_undo
 
 
-def test_after_the_grace_yesterdays_daily_starts_practice(late_game, fake_clock):
+def test_after_the_grace_yesterdays_daily_shows_the_ranked_game_as_it_stood(late_game, fake_clock):
     daily, alice, attempt = late_game
+    fake_clock.set(MIDNIGHT + RANKED_GRACE)
+
+    shown, created = services.attempt_start(player=alice, daily=daily)
+    practice, _ = services.attempt_continue_as_practice(attempt_id=attempt.pk, player=alice)
+    again, created_again = services.attempt_start(player=alice, daily=daily)
+
+    assert (shown.pk, created) == (attempt.pk, False) and attempt_state(shown).day_over
+    assert (again.pk, created_again) == (practice.pk, False) and not again.ranked
+
+
+def test_after_the_grace_a_finished_ranked_game_leaves_room_for_practice(late_game, fake_clock):
+    daily, alice, attempt = late_game
+    services.attempt_resign(attempt_id=attempt.pk, player=alice)
     fake_clock.set(MIDNIGHT + RANKED_GRACE)
 
     practice, created = services.attempt_start(player=alice, daily=daily)

@@ -14,6 +14,8 @@ export const api = {
   resign: (id) => request("POST", `/api/attempts/${id}/resign/`, undefined, PLAY),
   // A hint searches on the server for up to a second or two; asked again only by the player.
   hint: (id) => request("POST", `/api/attempts/${id}/hint/`),
+  // A ranked game whose day ended while it was played goes on in practice (the same moves).
+  continueAsPractice: (id) => request("POST", `/api/attempts/${id}/continue/`, undefined, PLAY),
   finish: (id, seq) => request("POST", `/api/attempts/${id}/finish/`, { seq }, PLAY),
   // The end panel's reads: your row of the day's board, the day's histogram, and the solver's
   // line of a day that is over (a page of the site, not the API: it is never served sooner).

@@ -68,7 +68,7 @@ export function summaryText(state, seconds) {
 }
 
 export class Chrome {
-  // page: {game, date, title, today}; actions: {undo, finish, resign, refit}.
+  // page: {game, date, title, today}; actions: {undo, finish, resign, refit, continueAsPractice}.
   constructor(root, page, actions) {
     this.root = root;
     this.page = page;
@@ -142,6 +142,15 @@ export class Chrome {
       blockedResign,
     );
 
+    this.continueBtn = el("button", { type: "button", className: "btn btn-primary", testid: "continue-practice", text: t("continue_practice") });
+    this.dayOverEl = el(
+      "div",
+      { className: "play-blocked", hidden: true, testid: "day-over" },
+      el("span", { text: t("day_over") }),
+      " ",
+      this.continueBtn,
+    );
+
     this.boardEl = el("div", {
       className: `board board-${this.page.game}`,
       id: "board",
@@ -166,11 +175,12 @@ export class Chrome {
 
     this.helpDialog = this.buildHelp();
     const bar = el("div", { className: "play-bar" }, stats, controls);
-    this.root.replaceChildren(bar, this.statusEl, this.policyEl, this.promiseEl, this.blockedEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog, this.helpDialog);
+    this.root.replaceChildren(bar, this.statusEl, this.policyEl, this.promiseEl, this.blockedEl, this.dayOverEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog, this.helpDialog);
     this.keysBtn.addEventListener("click", () => this.showHelp());
 
     this.undoBtn.addEventListener("click", () => actions.undo());
     blockedUndo.addEventListener("click", () => actions.undo());
+    this.continueBtn.addEventListener("click", () => actions.continueAsPractice());
     this.finishBtn.addEventListener("click", () => actions.finish());
     this.resignBtn.addEventListener("click", () => this.askResign());
     blockedResign.addEventListener("click", () => this.askResign());
@@ -275,9 +285,11 @@ export class Chrome {
     this.tick(seconds);
     this.rankedEl.textContent = state.ranked ? t("ranked") : t("practice");
     this.undoBtn.disabled = !playing || !state.can_undo;
-    this.resignBtn.disabled = !playing;
     this.finishBtn.hidden = !(playing && state.finishable);
     this.blockedEl.hidden = !(playing && state.blocked);
+    // A ranked game caught by the end of its day: shown as it stood, and the way on unranked.
+    this.dayOverEl.hidden = !(playing && state.day_over);
+    this.resignBtn.disabled = !playing || state.day_over;
     // The clock's rule is said before the first move.
     this.policyEl.hidden = !(playing && state.seq === 0);
     // So is what a daily's deal is promised to be (a random deal has no date), with the par's

@@ -44,11 +44,7 @@ export class Game {
       this.view.say(errorText(error));
       return false;
     }
-    this.socket = new PlaySocket(this.state.id, {
-      onState: (state) => this.fromSocket(state),
-      onStatus: (open) => this.view.connection(open),
-    });
-    this.socket.connect();
+    this.connect();
     document.addEventListener("visibilitychange", () => {
       if (document.visibilityState === "visible") this.refresh();
     });
@@ -71,6 +67,32 @@ export class Game {
       this.view.draw(this.state);
     }
     this.view.update(this.state);
+  }
+
+  // The play socket of the attempt shown.
+  connect() {
+    if (this.socket) this.socket.close();
+    this.socket = new PlaySocket(this.state.id, {
+      onState: (state) => this.fromSocket(state),
+      onStatus: (open) => this.view.connection(open),
+    });
+    this.socket.connect();
+  }
+
+  // A ranked game whose day is over (`day_over`) goes on unranked: the server makes (or finds)
+  // the practice attempt with the same moves, and the table plays that one from now on.
+  async continueAsPractice() {
+    if (!this.state || !this.state.day_over || this.busy) return;
+    this.setBusy(true);
+    try {
+      this.show(await api.continueAsPractice(this.state.id), { force: true });
+      this.connect();
+      this.view.say(t("continued"));
+    } catch (error) {
+      this.view.say(errorText(error));
+    } finally {
+      this.setBusy(false);
+    }
   }
 
   // A state the socket brought unasked: newer than the table while this page has no move on

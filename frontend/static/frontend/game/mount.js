@@ -35,6 +35,7 @@ export function mountGame(root, page) {
     finish: () => game.finish(),
     resign: () => game.resign(),
     refit: () => table.fit(),
+    continueAsPractice: () => game.continueAsPractice(),
   });
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
   const table = new Table(chrome.boardEl, page.layout);

@@ -15,6 +15,14 @@ import { Table } from "./table.js";
 
 const LAYOUTS = { munger, masterpiece };
 
+// A ranked game in play is the game of its day: the address names the day, so that a reload
+// after midnight comes back to it (as it stood, when its day is over), not to the next deal.
+function keepTheDay(state) {
+  if (!state.ranked || state.status !== "playing" || !state.date) return;
+  const dated = `/play/${state.game}/${state.date}/`;
+  if (window.location.pathname !== dated) window.history.replaceState(null, "", dated);
+}
+
 function main(root) {
   const layout = LAYOUTS[root.dataset.game];
   const page = {
@@ -34,6 +42,7 @@ function main(root) {
     },
     update: (state) => {
       chrome.update(state, game.elapsed());
+      keepTheDay(state);
       hints.update(state);
     },
     say: (text) => chrome.say(text),
@@ -54,6 +63,7 @@ function main(root) {
     finish: () => game.finish(),
     resign: () => game.resign(),
     refit: () => table.fit(),
+    continueAsPractice: () => game.continueAsPractice(),
   });
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
   const table = new Table(chrome.boardEl, layout, { anchor: root });
