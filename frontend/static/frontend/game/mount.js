@@ -1,22 +1,35 @@
-// The table in play, wired: the game (game.js), its table (table.js, board.js, input.js) and
-// the chrome around it (chrome.js), in `root`, for `page` ({game, date, title, today, layout,
-// startAttempt?}); a request tried again is said in its status line. The race page plays
-// through it (the play page wires the hints in as well).
+// The table in play, wired: the game (game.js), its table (table.js, board.js, input.js), the
+// auto-moves (automove.js) and the chrome around it (chrome.js), in `root`, for `page` ({game,
+// date, title, today, rulesUrl, layout, startAttempt?}); a request tried again is said in its
+// status line, and the table fits the screen again when the window or the controls over it
+// change size. Both the play page (play.js, with the hints) and the race page (race/race.js)
+// play through it.
 
 import { onRetry } from "../common/http.js";
 import { autoMoveFor } from "./automove.js";
 import { Board } from "./board.js";
 import { Chrome, summaryText } from "./chrome.js";
 import { Game } from "./game.js";
+import { Hints } from "./hint.js";
 import { Input } from "./input.js";
 import { t } from "./strings.js";
 import { Table } from "./table.js";
 
-export function mountGame(root, page) {
+// options: {hints}: the Hint button and its marks on the table (the play page's); {onState}:
+// called with each state the page shows, after the chrome.
+export function mountGame(root, page, { hints: withHints = false, onState = null } = {}) {
   let board = null;
+  let hints = null;
   const view = {
-    draw: (state) => board.render(state),
-    update: (state) => chrome.update(state, game.elapsed()),
+    draw: (state) => {
+      board.render(state);
+      if (hints) hints.redraw(state);
+    },
+    update: (state) => {
+      chrome.update(state, game.elapsed());
+      if (onState) onState(state);
+      if (hints) hints.update(state);
+    },
     say: (text) => chrome.say(text),
     connection: (open) => chrome.connection(open),
     moved: (token, info) => auto.after(token, info),
@@ -38,9 +51,13 @@ export function mountGame(root, page) {
     continueAsPractice: () => game.continueAsPractice(),
   });
   onRetry((kind) => chrome.say(t(kind === "throttled" ? "throttled" : "network")));
-  const table = new Table(chrome.boardEl, page.layout);
+  const table = new Table(chrome.boardEl, page.layout, { anchor: root });
   board = new Board(table, game, { say: view.say, oneTap: () => chrome.oneTap() });
   const auto = autoMoveFor(root, game, board, () => chrome.autoMove());
+  if (withHints) {
+    hints = new Hints(game, table, view.say);
+    chrome.undoBtn.after(hints.button);
+  }
   new Input(table, board, game, {
     undo,
     help: () => chrome.showHelp(),
@@ -48,6 +65,11 @@ export function mountGame(root, page) {
   });
   const refit = () => table.fit();
   window.addEventListener("resize", refit);
+  if (typeof ResizeObserver === "function") {
+    const observer = new ResizeObserver(refit);
+    observer.observe(chrome.statusEl);
+    observer.observe(document.body);
+  }
   game.start().then((started) => {
     if (started) setInterval(() => chrome.tick(game.elapsed()), 1000);
   });

@@ -168,6 +168,7 @@ class RacePage {
       game: this.gameName,
       date: undefined,
       title: this.title,
+      rulesUrl: this.root.dataset.rulesUrl,
       layout,
       startAttempt: () => request("POST", `/api/races/${this.code}/attempt/`, undefined, { retries: 2 }),
     };
