@@ -211,6 +211,8 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "histogram_you": _("your result"),
         "histogram_empty": _("No ranked win that day yet."),
         "histogram_failed": _("The day’s figures could not be loaded."),
+        "race_offer": _("Challenge a friend on this deal"),
+        "race_offer_failed": _("The race could not be made. Please try again."),
         "solution_title": _("The solver’s line"),
         "solution_intro": _(
             "A winning line the solver found for this deal, {n} moves long: step through it."

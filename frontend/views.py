@@ -239,6 +239,7 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
         "next_day": _day_with_daily(game, day + dt.timedelta(days=1)) if day < today else None,
         "summary": summary,
         "difficulty": difficulty_info(summary["difficulty"]) if summary else None,
+        "raceable": daily is not None and race_selectors.daily_raceable(daily),
         "config": {
             "game": page.slug,
             "date": day.isoformat(),
@@ -328,6 +329,7 @@ def archive(request: HttpRequest) -> HttpResponse:
                 "result": result_info(results.get(daily.pk)),
                 "predicted": daily.deal.difficulty,
                 "observed": observed_info(daily.observed),
+                "raceable": race_selectors.daily_raceable(daily),
             }
         )
     days = []

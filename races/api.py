@@ -32,7 +32,14 @@ class RaceMakeSerializer(StrictSerializer):
     game = serializers.ChoiceField(choices=GameName.choices)
     date = serializers.DateField(
         required=False,
-        help_text="A past daily's date: race its deal. Left out: a fresh certified deal.",
+        help_text="A past daily's date: race its deal. Left out (and no `attempt`): a fresh "
+        "certified deal.",
+    )
+    attempt = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        help_text="One of your games: race its deal (a past daily's, or a certified deal "
+        "played in practice; see `race_offer`). Not with `date`.",
     )
     capacity = serializers.IntegerField(
         min_value=RACERS_MIN,
@@ -102,6 +109,15 @@ class RaceSerializer(serializers.Serializer):
     now = serializers.DateTimeField(help_text="The server's clock (for the countdown).")
 
 
+class OfferSerializer(serializers.Serializer):
+    raceable = serializers.BooleanField(help_text="A race may use this game's deal now.")
+    reason = serializers.ChoiceField(
+        choices=["daily_running", "not_certified"],
+        allow_null=True,
+        help_text="Why not: a daily still played for the boards, or a deal not proven winnable.",
+    )
+
+
 class ReplaySerializer(serializers.Serializer):
     name = serializers.CharField()
     status = serializers.CharField()
@@ -167,7 +183,9 @@ class RacesView(ApiView):
         summary="Challenge friends: make a race",
         description=(
             "A race on a past daily's deal (`date`; never a daily whose ranked play still "
-            "runs: 409 `daily_running`) or on a fresh certified deal, for 2 to 8 players. "
+            "runs: 409 `daily_running`), on the deal of one of your games (`attempt`: a past "
+            "daily's, or a certified deal played in practice, else 409 `daily_running` or "
+            "`not_certified`) or on a fresh certified deal, for 2 to 8 players. "
             "Share `/challenge/<code>/`; the link lets people in for 7 days. You are its first "
             "racer. A guest is made for a request without a player."
         ),
@@ -176,8 +194,8 @@ class RacesView(ApiView):
             201: RaceSerializer,
             400: _error("`invalid`, `bad_date`."),
             403: E403_CSRF,
-            404: _error("`unknown_game`, `daily_not_found`."),
-            409: _error("`daily_running`, or `no_deal` (no deal to race on yet)."),
+            404: _error("`unknown_game`, `daily_not_found`, `attempt_not_found`."),
+            409: _error("`daily_running`, `not_certified`, or `no_deal` (no deal to race on yet)."),
             413: E413,
             429: E429,
         },
@@ -189,9 +207,34 @@ class RacesView(ApiView):
             player=player,
             game=data["game"],
             date=data.get("date"),
+            attempt_id=data.get("attempt"),
             capacity=data.get("capacity", RACERS_MAX),
         )
         return _race(request, race, created=True)
+
+
+class RaceOfferView(ApiView):
+    @extend_schema(
+        operation_id="race_offer",
+        tags=["races"],
+        summary="May friends race the deal of one of your games?",
+        description=(
+            "What the end of a game offers: `raceable` when a race may use the deal of this "
+            "game of yours (a past daily's once its ranked play is over, or a certified deal "
+            "played in practice), else `reason`. Make the race with `race_make` (`attempt`)."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "attempt_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="Your game."
+            )
+        ],
+        responses={200: OfferSerializer, 404: _error("`attempt_not_found`."), 429: E429},
+    )
+    def get(self, request: Request, attempt_id: int) -> Response:
+        offer = selectors.attempt_race_offer(
+            attempt_id=attempt_id, player=identity.player_or_nobody(request)
+        )
+        return Response(OfferSerializer(offer).data)
 
 
 class RaceView(ApiView):

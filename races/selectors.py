@@ -9,7 +9,8 @@ from django.db.models import QuerySet
 
 from games import clock
 from games.errors import Conflict, Forbidden, NotFound
-from games.models import Attempt, Player
+from games.models import Attempt, DailyChallenge, Deal, Player
+from games.selectors import attempt_get
 from leaderboards.ranking import competition_ranks, entry
 from races.codes import code_valid
 from races.models import Race, Racer
@@ -25,6 +26,57 @@ def race_get(*, code: str) -> Race:
     if race is None:
         raise NotFound("There is no race with this code.", code="race_not_found")
     return race
+
+
+# -- the deals a race may use --------------------------------------------------------------------
+
+
+def daily_race_check(daily: DailyChallenge) -> None:
+    """A daily's deal is raced once its ranked play is over: never while it runs (409
+    `daily_running`), so that nobody races a line through a deal still played for the boards."""
+    if daily.ranked_play_open():
+        raise Conflict(
+            "Today's daily is still being played for the boards: challenge a friend on a past "
+            "day's deal, or on a fresh one.",
+            code="daily_running",
+        )
+
+
+def daily_raceable(daily: DailyChallenge) -> bool:
+    """Whether `daily`'s deal may be raced now (`daily_race_check`)."""
+    return not daily.ranked_play_open()
+
+
+def attempt_deal(*, attempt_id: int, player: Player) -> tuple[Deal, DailyChallenge | None]:
+    """The deal of one of the player's games, when a race may use it: a daily's once its ranked
+    play is over (`daily_race_check`), or a certified deal played in practice (409
+    `not_certified` for any other: a race is always on a deal proven winnable). The attempt of
+    another player is 404, as everywhere."""
+    attempt = attempt_get(attempt_id=attempt_id, player=player)
+    if attempt.daily is not None:
+        daily_race_check(attempt.daily)
+        return attempt.daily.deal, attempt.daily
+    for deal in Deal.objects.filter(game=attempt.game, deal_string=attempt.deal_string):
+        if deal.certificate:
+            return deal, None
+    raise Conflict(
+        "Only a deal proven winnable is raced, and this one is not: challenge a friend on a "
+        "past day's deal, or on a fresh one.",
+        code="not_certified",
+    )
+
+
+def attempt_race_offer(*, attempt_id: int, player: Player) -> dict[str, Any]:
+    """Whether the player may challenge friends on the deal of this game of theirs, and why
+    not (`attempt_deal`): what the end of a game offers."""
+    try:
+        attempt_deal(attempt_id=attempt_id, player=player)
+    except Conflict as refusal:
+        return {"raceable": False, "reason": refusal.code}
+    return {"raceable": True, "reason": None}
+
+
+# -- races ---------------------------------------------------------------------------------------
 
 
 def racers_of(race: Race) -> QuerySet[Racer]:

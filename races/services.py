@@ -64,12 +64,7 @@ def _fresh_deal(game: str, used: set[int]) -> tuple[Deal, DailyChallenge | None]
 def _racing_daily(game: str, date: dt.date) -> DailyChallenge:
     """A past daily to race on: never one whose ranked play still runs."""
     daily = daily_get(game=game, date=date)
-    if daily.ranked_play_open():
-        raise Conflict(
-            "Today's daily is still being played for the boards: challenge a friend on a past "
-            "day's deal, or on a fresh one.",
-            code="daily_running",
-        )
+    selectors.daily_race_check(daily)
     return daily
 
 
@@ -157,16 +152,28 @@ def _new_race(
 
 
 def race_make(
-    *, player: Player, game: str, date: dt.date | None = None, capacity: int = RACERS_MAX
+    *,
+    player: Player,
+    game: str,
+    date: dt.date | None = None,
+    attempt_id: int | None = None,
+    capacity: int = RACERS_MAX,
 ) -> Race:
-    """A new race on a past daily's deal (`date`) or a fresh deal, for `capacity` players; its
+    """A new race on a past daily's deal (`date`), on the deal of one of the player's games
+    (`attempt_id`: `selectors.attempt_deal`) or on a fresh deal, for `capacity` players; its
     maker is in it."""
     game_check(game)
     capacity = _capacity_check(capacity)
+    if date is not None and attempt_id is not None:
+        raise Malformed("Give a date or an attempt, not both.", code="invalid")
+    daily: DailyChallenge | None
     with transaction.atomic():
-        if date is not None:
-            daily: DailyChallenge | None = _racing_daily(game, date)
-            assert daily is not None
+        if attempt_id is not None:
+            deal, daily = selectors.attempt_deal(attempt_id=attempt_id, player=player)
+            if deal.game != game:
+                raise Malformed(f"That game was not {game}.", code="invalid")
+        elif date is not None:
+            daily = _racing_daily(game, date)
             deal = daily.deal
         else:
             deal, daily = _fresh_deal(game, set())

@@ -2,12 +2,14 @@
 
 from django.urls import path
 
+import games.api.urls  # noqa: F401 (registers the "id" converter)
 from races import api
 
 app_name = "races_api"
 
 urlpatterns = [
     path("races/", api.RacesView.as_view(), name="races"),
+    path("races/offer/<id:attempt_id>/", api.RaceOfferView.as_view(), name="race-offer"),
     path("races/<str:code>/", api.RaceView.as_view(), name="race"),
     path("races/<str:code>/join/", api.RaceJoinView.as_view(), name="race-join"),
     path("races/<str:code>/leave/", api.RaceLeaveView.as_view(), name="race-leave"),

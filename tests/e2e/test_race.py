@@ -101,3 +101,48 @@ def test_friends_race_the_same_deal_live(
     finally:
         for context in contexts:
             context.close()
+
+
+def resign_and_offer(page: Any) -> dict[str, Any]:
+    """Resign the game on the page; the end panel's answer to "may friends race this deal?"."""
+    expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+    with page.expect_response(lambda r: "/api/races/offer/" in r.url) as answer:
+        page.get_by_test_id("resign").click()
+        page.get_by_test_id("resign-confirm").click()
+    expect(page.get_by_test_id("end")).to_be_visible()
+    offer: dict[str, Any] = answer.value.json()
+    return offer
+
+
+def test_the_end_of_a_past_days_game_challenges_a_friend_on_its_deal(
+    browser, live_server_url, make_dailies
+):
+    make_dailies()
+    day = make_dailies(back=4)["date"]
+    problems: list[str] = []
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-GB")
+    try:
+        page = watched(context.new_page(), problems)
+        # Today's daily is still played for the boards: no race on it.
+        page.goto(f"{live_server_url}/play/masterpiece/")
+        assert resign_and_offer(page) == {"raceable": False, "reason": "daily_running"}
+        expect(page.get_by_test_id("end-race")).to_be_hidden()
+
+        page.goto(f"{live_server_url}/play/masterpiece/{day}/")
+        assert resign_and_offer(page)["raceable"]
+        offer = page.get_by_test_id("end-race-make")
+        expect(offer).to_have_text("Challenge a friend on this deal")
+        offer.click()
+        expect(page).to_have_url(re.compile(r"/challenge/[a-z2-9]{10}/$"))
+        expect(page.get_by_test_id("race-ready")).to_be_visible()
+        code = page.url.rstrip("/").split("/")[-1]
+        view = json.loads(page.request.get(f"{live_server_url}/api/races/{code}/").text())
+        assert view["daily"] == day and view["you"]["in_race"] and view["status"] == "lobby"
+
+        # The past day's board offers the same race.
+        page.goto(f"{live_server_url}/board/masterpiece/{day}/")
+        page.get_by_test_id("race-day").click()
+        expect(page.locator("#race-new")).to_contain_text(day)
+        assert problems == []
+    finally:
+        context.close()

@@ -379,6 +379,25 @@ def test_archive_links_each_past_daily_to_practice_and_board(client, yesterday_d
         assert f'href="/board/{game}/{day.isoformat()}/"' in html
 
 
+def test_past_deals_are_offered_to_race_once_their_ranked_play_is_over(
+    client, dailies, yesterday_dailies, monkeypatch
+):
+    day = clock.today() - dt.timedelta(days=1)
+    race_yesterday = f'href="/challenge/?game=munger&amp;date={day.isoformat()}"'
+    pages = [f"/archive/?month={day:%Y-%m}", f"/board/munger/{day.isoformat()}/"]
+    noon = dt.datetime.combine(clock.today(), dt.time(12), dt.UTC)
+    monkeypatch.setattr(clock, "now", lambda: noon)
+    for page in pages:
+        assert race_yesterday in client.get(page).content.decode(), page
+    todays = client.get(f"/board/munger/{today()}/").content.decode()
+    assert "/challenge/?game=munger&amp;date" not in todays
+    # In the minutes after midnight, yesterday's ranked games may still be played.
+    grace = dt.datetime.combine(clock.today(), dt.time(0, 2), dt.UTC)
+    monkeypatch.setattr(clock, "now", lambda: grace)
+    for page in pages:
+        assert race_yesterday not in client.get(page).content.decode(), page
+
+
 def test_archive_shows_the_players_results(client, yesterday_dailies):
     alice = factories.player("alice")
     attempt, _ = services.attempt_start(player=alice, daily=yesterday_dailies["masterpiece"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import services
 from games.models import Attempt
 from races.models import Race
 from tests.races.conftest import after_countdown, client_of
@@ -71,4 +72,42 @@ def test_the_race_api_is_in_the_schema(client):
     paths = schema["paths"]
     for path in ("", "join/", "leave/", "ready/", "start/", "attempt/", "rematch/", "replays/"):
         assert f"/api/races/{{code}}/{path}" in paths
-    assert "/api/races/" in paths
+    assert "/api/races/" in paths and "/api/races/offer/{attempt_id}/" in paths
+
+
+def test_the_end_of_a_game_offers_a_race_on_its_deal_when_a_race_may_use_it(
+    alice, bob, past_daily, today_daily
+):
+    past, _ = services.attempt_start(player=alice, daily=past_daily)
+    today, _ = services.attempt_start(player=alice, daily=today_daily)
+    certified = services.attempt_start_on_deal(
+        player=alice,
+        game="masterpiece",
+        deal_string=past_daily.deal.deal_string,
+        seed=None,
+    )
+    unproven, _ = services.attempt_start_practice(player=alice, game="masterpiece", seed=987654)
+    client = client_of(alice)
+
+    def offer(attempt):
+        answer = client.get(f"/api/races/offer/{attempt.pk}/")
+        assert answer.status_code == 200, answer.content
+        return answer.json()
+
+    assert offer(past) == {"raceable": True, "reason": None}
+    assert offer(certified) == {"raceable": True, "reason": None}
+    assert offer(today) == {"raceable": False, "reason": "daily_running"}
+    assert offer(unproven) == {"raceable": False, "reason": "not_certified"}
+    assert client_of(bob).get(f"/api/races/offer/{past.pk}/").status_code == 404
+
+    made = client.post("/api/races/", {"game": "masterpiece", "attempt": past.pk})
+    assert made.status_code == 201 and made.json()["daily"] == past_daily.date.isoformat()
+    assert Race.objects.get(code=made.json()["code"]).deal_id == past_daily.deal_id
+    fresh = client.post("/api/races/", {"game": "masterpiece", "attempt": certified.pk})
+    assert fresh.status_code == 201 and fresh.json()["daily"] is None
+    refused = client.post("/api/races/", {"game": "masterpiece", "attempt": today.pk})
+    assert refused.status_code == 409 and refused.json()["code"] == "daily_running"
+    refused = client.post("/api/races/", {"game": "masterpiece", "attempt": unproven.pk})
+    assert refused.status_code == 409 and refused.json()["code"] == "not_certified"
+    theirs = client_of(bob).post("/api/races/", {"game": "masterpiece", "attempt": past.pk})
+    assert theirs.status_code == 404

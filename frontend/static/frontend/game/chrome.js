@@ -5,7 +5,7 @@
 
 import { el } from "../common/dom.js";
 import { clock } from "../common/text.js";
-import { histogram, rankInto, reviewNotice, solutionReplay } from "./end.js";
+import { histogram, raceOffer, rankInto, reviewNotice, solutionReplay } from "./end.js";
 import { capitalise, t } from "./strings.js";
 
 const FOUR_COLOUR_KEY = "patience.fourColourDeck";
@@ -68,7 +68,9 @@ export function summaryText(state, seconds) {
 }
 
 export class Chrome {
-  // page: {game, date, title, today}; actions: {undo, finish, resign, refit, continueAsPractice}.
+  // page: {game, date, title, today, rulesUrl, challenge}: `challenge`, the end panel offers to
+  // race friends on the deal (the play page's); actions: {undo, finish, resign, refit,
+  // continueAsPractice}.
   constructor(root, page, actions) {
     this.root = root;
     this.page = page;
@@ -379,6 +381,7 @@ export class Chrome {
       facts,
       el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
       s.date ? histogram(s, this.page.game, s.date) : null,
+      this.page.challenge ? raceOffer(s, this.page.game) : null,
       over ? solutionReplay(this.page.layout, this.page.game, s.date) : null,
       links,
     );

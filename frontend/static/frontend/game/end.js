@@ -1,6 +1,7 @@
 // The end panel's parts after the result itself: what the fair-play review says, your rank,
-// the day's histogram of winning move counts with your place marked, and, for a day that is
-// over, the solver's line as a step-by-step replay. Each part shows what the server sent.
+// the day's histogram of winning move counts with your place marked, the offer to race friends
+// on the deal, and, for a day that is over, the solver's line as a step-by-step replay. Each
+// part shows what the server sent.
 
 import { el } from "../common/dom.js";
 import { api } from "./api.js";
@@ -104,6 +105,34 @@ export function histogram(state, game, date) {
     },
   );
   return figure;
+}
+
+// "Challenge a friend on this deal", offered only when the server says a race may use this
+// game's deal (a past daily's, or a certified deal played in practice; never a daily still
+// played for the boards): the button makes the race and takes the player to its lobby.
+export function raceOffer(state, game) {
+  const box = el("p", { className: "end-race", testid: "end-race", hidden: true });
+  api.raceOffer(state.id).then(
+    (offer) => {
+      if (!offer.raceable) return;
+      const button = el("button", { type: "button", className: "btn btn-primary", testid: "end-race-make", text: t("race_offer") });
+      const note = el("span", { className: "end-race-note", role: "status" });
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        try {
+          const race = await api.raceMake(game, state.id);
+          window.location.assign(`/challenge/${race.code}/`);
+        } catch {
+          button.disabled = false;
+          note.textContent = t("race_offer_failed");
+        }
+      });
+      box.append(button, " ", note);
+      box.hidden = false;
+    },
+    () => {}, // no offer: the rest of the panel is what matters
+  );
+  return box;
 }
 
 // The solver's line of a day that is over, move by move on a table of its own. The positions

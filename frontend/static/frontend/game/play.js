@@ -1,4 +1,5 @@
-// The play page: the daily named by the page, on the table wired by mount.js, with the hints.
+// The play page: the daily named by the page, on the table wired by mount.js, with the hints
+// and, at the end, the offer to race friends on the deal.
 
 import { masterpiece } from "./masterpiece.js";
 import { mountGame } from "./mount.js";
@@ -26,6 +27,7 @@ if (root && LAYOUTS[root.dataset.game]) {
       today: root.dataset.today,
       rulesUrl: root.dataset.rulesUrl,
       layout: LAYOUTS[root.dataset.game],
+      challenge: true,
     },
     { hints: true, onState: keepTheDay },
   );
