@@ -186,3 +186,54 @@ def test_auto_move_is_opt_in_sends_the_safe_moves_and_never_fights_an_undo(
     # The setting is kept.
     page.reload()
     expect(page.get_by_test_id("auto-move")).to_be_checked()
+
+
+def test_a_covered_card_is_shown_whole_by_a_long_press_or_a_resting_mouse_and_nothing_moves(
+    open_page, laid_day, live_server_url
+):
+    # The Queen of hearts, the Jack of clubs and the ten of diamonds on the King of spades.
+    page = open_page(f"/play/munger/{laid_day}/", one_tap=True)
+    play_by_api(page, live_server_url, ["R>T1", "R>T1", "R>T1"])
+    peek = page.get_by_test_id("peek")
+    queen = page.locator('[data-pile="T1"] [data-card="QH"]')
+
+    # A mouse resting on its strip shows it whole, with its name; leaving the table hides it.
+    queen.hover(position={"x": 8, "y": 4})
+    expect(peek).to_be_visible()
+    expect(peek.locator(".peek-name")).to_have_text("Queen of hearts")
+    expect(peek.locator('.card[data-card="QH"]')).to_have_count(1)
+    page.mouse.move(2, 2)
+    expect(peek).to_have_count(0)
+
+    # The keyboard names a covered card too: Shift+Up points at the card under the top one.
+    page.locator('[data-pile="T1"]').focus()
+    page.keyboard.press("Shift+ArrowUp")
+    expect(page.get_by_test_id("status")).to_have_text("Jack of clubs, face up, 6 of 7, column 1")
+
+    phone = open_page(f"/play/munger/{laid_day}/", SIZES["phone"])
+    play_by_api(phone, live_server_url, ["R>T1", "R>T1", "R>T1"])
+    cdp = phone.context.new_cdp_session(phone)
+
+    def long_press(card) -> None:
+        box = card.bounding_box()
+        point = {"x": box["x"] + 6, "y": box["y"] + 4}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+
+    def release() -> None:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    board = phone.locator("#board")
+    jack = phone.locator('[data-pile="T1"] [data-card="JC"]')
+    long_press(jack)
+    expect(board).to_have_attribute("data-peek", "JC")
+    expect(phone.locator(".peek-name")).to_have_text("Jack of clubs")
+    release()
+    expect(phone.get_by_test_id("peek")).to_have_count(0)
+    # A face-down card has no face to show.
+    long_press(phone.locator('[data-pile="T1"] > .card.back').first)
+    expect(board).to_have_attribute("data-peek", "none")
+    expect(phone.get_by_test_id("peek")).to_have_count(0)
+    release()
+    # Neither press moved or picked up anything (one tap would have).
+    assert board.get_attribute("data-seq") == "3"
+    expect(phone.locator(".card.selected")).to_have_count(0)

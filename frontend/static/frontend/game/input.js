@@ -1,8 +1,11 @@
 // Input: pointer, touch and keyboard on the table, turned into the board's calls. A press that
 // drifts less than DRAG_THRESHOLD is a tap; further, it drags what it picked up. Arrow keys
 // walk the table's piles (one tab stop, roving focus), Home/End and Shift+Up/Down point at a
-// card of a fan, Enter or Space acts, Escape puts back. Anywhere on the page (not in a text
+// card of a fan, Enter or Space acts, Escape puts back. A long press, or a mouse resting on a
+// covered card, shows a card whole (peek.js) and moves nothing. Anywhere on the page (not in a text
 // field): U undoes, S says the position in short, ? opens the rules and keys.
+
+import { LONG_PRESS_MS, Peek } from "./peek.js";
 
 const DRAG_THRESHOLD = 8; // px of finger drift that still counts as a tap
 
@@ -21,7 +24,13 @@ export class Input {
     this.board = board;
     this.play = play;
     this.press = null;
+    this.peek = new Peek(table);
     const el = table.el;
+    el.addEventListener("pointerleave", () => {
+      if (!this.press) this.peek.hide();
+    });
+    // A long press is the inspection, never the browser's menu.
+    el.addEventListener("contextmenu", (e) => e.preventDefault());
     el.addEventListener("pointerdown", (e) => this.pointerDown(e));
     el.addEventListener("pointermove", (e) => this.pointerMove(e));
     el.addEventListener("pointerup", (e) => this.pointerUp(e));
@@ -58,7 +67,16 @@ export class Input {
     const pile = e.target.closest(".pile");
     if (!pile || !this.table.el.contains(pile)) return;
     const card = e.target.closest(".card");
-    this.press = { id: e.pointerId, x: e.clientX, y: e.clientY, pile, card, dragging: false, unit: null };
+    this.peek.hide();
+    this.press = { id: e.pointerId, x: e.clientX, y: e.clientY, pile, card, dragging: false, unit: null, long: false };
+    const press = this.press;
+    if (card) {
+      press.timer = setTimeout(() => {
+        if (this.press !== press || press.dragging) return;
+        press.long = true;
+        this.peek.longPress(card);
+      }, LONG_PRESS_MS);
+    }
     try {
       this.table.el.setPointerCapture(e.pointerId);
     } catch {
@@ -68,11 +86,22 @@ export class Input {
 
   pointerMove(e) {
     const press = this.press;
-    if (!press || press.id !== e.pointerId) return;
+    if (!press) {
+      if (e.pointerType === "mouse") this.peek.hover(e.target.closest(".card"));
+      return;
+    }
+    if (press.id !== e.pointerId) return;
     const dx = e.clientX - press.x;
     const dy = e.clientY - press.y;
     if (!press.dragging) {
-      if (Math.hypot(dx, dy) < DRAG_THRESHOLD || this.play.busy) return;
+      if (Math.hypot(dx, dy) < DRAG_THRESHOLD) return;
+      clearTimeout(press.timer);
+      if (press.long) {
+        // Held, then moved: a drag after all.
+        press.long = false;
+        this.peek.hide();
+      }
+      if (this.play.busy) return;
       if (press.card && !press.card.dataset.card) {
         this.press = null; // a face-down card never moves
         return;
@@ -93,6 +122,11 @@ export class Input {
     const press = this.press;
     if (!press || press.id !== e.pointerId) return;
     this.press = null;
+    clearTimeout(press.timer);
+    if (press.long) {
+      this.peek.hide(); // an inspection, not a tap
+      return;
+    }
     if (!press.dragging) {
       this.board.tap(press.pile, press.card);
       return;
@@ -110,6 +144,8 @@ export class Input {
   cancelPress() {
     const press = this.press;
     this.press = null;
+    if (press) clearTimeout(press.timer);
+    this.peek.hide();
     if (press && press.dragging) {
       this.table.springBack(press.unit);
       this.board.clearSelection();
