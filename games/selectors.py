@@ -7,12 +7,12 @@ import datetime as dt
 import statistics
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from games import clock
 from games.engine import game_class
 from games.errors import NotFound, attempt_not_found
-from games.models import Attempt, DailyChallenge, GameName, Player
+from games.models import WIN, Attempt, DailyChallenge, GameName, Player
 
 
 def game_check(game: str) -> str:
@@ -97,8 +97,13 @@ def attempt_at_daily(*, daily: DailyChallenge, player: Player | None) -> Attempt
 def daily_counts(*, daily: DailyChallenge) -> dict[str, int]:
     """How many played a daily ranked (at least one move) and how many of them won: the
     counters of its page and of its live board (realtime/boards.py), one count for both."""
-    played = ranked_attempts(daily).started()
-    return {"players": played.count(), "winners": played.wins().count()}
+    counts = (
+        ranked_attempts(daily)
+        .started()
+        .order_by()
+        .aggregate(players=Count("id"), winners=Count("id", filter=WIN))
+    )
+    return {"players": counts["players"], "winners": counts["winners"]}
 
 
 def daily_summary(*, daily: DailyChallenge, player: Player | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import BLOCKED, Game, replay
+from games.engine import Game, replay
 from games.engine.solver import safe_foundation_moves
 from games.models import Attempt
 
@@ -84,7 +84,8 @@ def attempt_state(
         legal=[m.move for m in carrying],
         moves=[m.to_json() for m in carrying],
         can_undo=game.can_undo and playing,
-        blocked=playing and game.outcome() == BLOCKED,
+        # `outcome()` would try the same moves again: blocked is no card move and not won.
+        blocked=playing and not carrying and not game.is_won(),
         finishable=playing and bool(carrying) and game.finishing_line() is not None,
         revealed=revealed or [],
         replayed=replayed,

@@ -109,6 +109,21 @@ def board_around(*, daily: DailyChallenge, player: Player | None, radius: int = 
     return [board.row(rank, a, x) for rank, x, a in window]
 
 
+def board_head(*, daily: DailyChallenge, limit: int) -> tuple[list[Row], int]:
+    """The board's first `limit` rows and how many rows it has, with the index checked against
+    the database once for both (a live board's every event shows both)."""
+    limit = max(0, limit)
+    conn = index.ready(daily.pk)
+    if conn is not None:
+        try:
+            rows = _index_rows(conn, daily.pk, 0, limit - 1) if limit else []
+            return rows, int(conn.zcard(index.keys(daily.pk).board))
+        except index.REDIS_ERRORS as exc:
+            index.degraded(exc)
+    ranked = _database_board(daily.pk)
+    return [board.row(rank, attempt, e) for rank, e, attempt in ranked[:limit]], len(ranked)
+
+
 def board_total(*, daily: DailyChallenge) -> int:
     """How many rows the daily's board has."""
     conn = index.ready(daily.pk)

@@ -190,10 +190,8 @@ def _feed_rows(attempts: Any) -> list[dict[str, Any]]:
 def board_now(daily: DailyChallenge) -> dict[str, Any]:
     from leaderboards import selectors
 
-    return {
-        "top": selectors.board_page(daily=daily, limit=BOARD_ROWS),
-        "total": selectors.board_total(daily=daily),
-    }
+    top, total = selectors.board_head(daily=daily, limit=BOARD_ROWS)
+    return {"top": top, "total": total}
 
 
 #: The last snapshot built of each daily in this process: (version, monotonic time, snapshot).
