@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import statistics
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -148,23 +149,23 @@ def player_stats(*, player: Player) -> dict[str, Any]:
     return {"dailies_played": played.count(), "dailies_won": played.wins().count()}
 
 
-def daily_solution(*, daily: DailyChallenge) -> dict[str, Any]:
-    """The solver's line of a daily, step by step, for the replay of a day that is over:
-    `{"game", "date", "par", "start", "steps"}`, the deal's first view, then one
-    `{"move", "card", "count", "view"}` per move of the certificate, where `card` and `count`
-    say what the move carried (as a state's `moves` do) and `view` is the position after it.
+def line_positions(
+    game: str, deal_string: str, moves: Sequence[str]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A line played from a deal, step by step, for a replay: the deal's first view, then one
+    `{"move", "card", "count", "view"}` per move (an undo too), where `card` and `count` say
+    what the move carried (as a state's `last_move` does; None for an undo or a draw) and
+    `view` is the position after it.
 
-    Every position is the engine's player view, so the page draws each step the way a player
-    would have seen it (Munger's face-down cards and stock stay backs and counts). Callers must
-    not serve it while its day runs: the fair-play checks count on nobody having seen the line
-    (docs/fair-play.md).
+    Every position is the engine's player view, so a replay shows each step as the player saw
+    it: Munger's face-down cards and stock stay backs and counts until the line turns them up.
     """
-    position = game_class(daily.game).from_deal(daily.deal.deal_string)
+    position = game_class(game).from_deal(deal_string)
     start = position.view()
     steps = []
-    for token in daily.deal.certificate:
-        carried = next((m for m in position.legal_moves_carrying() if m.move == token), None)
+    for token in moves:
         position.push(token)
+        carried = position.last_move_carrying()
         steps.append(
             {
                 "move": token,
@@ -173,6 +174,16 @@ def daily_solution(*, daily: DailyChallenge) -> dict[str, Any]:
                 "view": position.view(),
             }
         )
+    return start, steps
+
+
+def daily_solution(*, daily: DailyChallenge) -> dict[str, Any]:
+    """The solver's line of a daily, step by step, for the replay of a day that is over:
+    `{"game", "date", "par", "start", "steps"}` (`line_positions` of the deal's certificate).
+    Callers must not serve it while its day runs: the fair-play checks count on nobody having
+    seen the line (docs/fair-play.md).
+    """
+    start, steps = line_positions(daily.game, daily.deal.deal_string, daily.deal.certificate)
     return {
         "game": daily.game,
         "date": daily.date.isoformat(),

@@ -89,6 +89,10 @@ class YouSerializer(serializers.Serializer):
     ready = serializers.BooleanField()
     host = serializers.BooleanField()
     attempt_id = serializers.IntegerField(allow_null=True)
+    replays = serializers.BooleanField(
+        help_text="The racers' replays are shown to you (`race_replays`): the race is over, "
+        "or your own game is."
+    )
 
 
 class RaceSerializer(serializers.Serializer):
@@ -118,11 +122,21 @@ class OfferSerializer(serializers.Serializer):
     )
 
 
+class ReplayStepSerializer(serializers.Serializer):
+    move = serializers.CharField(help_text="The move token (U: an undo).")
+    card = serializers.CharField(
+        allow_null=True, help_text="The face-up card that led what moved (null: a draw, an undo)."
+    )
+    count = serializers.IntegerField(help_text="How many cards moved.")
+    view = serializers.DictField(help_text="The position after the move, as the racer saw it.")
+
+
 class ReplaySerializer(serializers.Serializer):
     name = serializers.CharField()
-    status = serializers.CharField()
-    moves = serializers.ListField(child=serializers.CharField())
-    deal = serializers.CharField(allow_null=True)
+    status = serializers.ChoiceField(choices=["won", "resigned"])
+    moves = serializers.IntegerField()
+    start = serializers.DictField(help_text="The deal as the racers first saw it.")
+    steps = ReplayStepSerializer(many=True)
 
 
 # -- the schema --------------------------------------------------------------------------------
@@ -380,8 +394,9 @@ class RaceReplaysView(ApiView):
     @_race_op(
         "race_replays",
         "The racers' games, to replay",
-        "Each finished racer's moves and the deal: once the race is over, or once your own "
-        "game is finished.",
+        "Each finished racer's game, step by step: the position after each move as the racer "
+        "saw it (never a card they had not turned up, nor the deal): once the race is over, or "
+        "once your own game is finished (`you.replays`).",
         {
             403: _error("`race_not_over`: you are not in the race and it is not over."),
             409: _error("`race_not_over`: finish your own game first."),

@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 from games import clock
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Attempt, DailyChallenge, Deal, Player
-from games.selectors import attempt_get
+from games.selectors import attempt_get, line_positions
 from leaderboards.ranking import competition_ranks, entry
 from races.codes import code_valid
 from races.models import Race, Racer
@@ -211,27 +211,42 @@ def race_for(*, race: Race, player: Player | None) -> dict[str, Any]:
         "ready": racer.ready if racer else False,
         "host": racer is not None and host is not None and host.pk == racer.pk,
         "attempt_id": racer.attempt_id if racer else None,
+        "replays": replays_open(race, racer),
     }
     view["now"] = clock.now().isoformat()
     return view
 
 
-def race_replays(*, race: Race, player: Player | None) -> list[dict[str, Any]]:
-    """Each racer's moves, to replay side by side: once the race is over, or once this player
-    has finished (a racer still playing never sees a line through the deal they play)."""
-    racer = racer_of(race=race, player=player)
+def replays_open(race: Race, racer: Racer | None) -> bool:
+    """Whether the racers' replays are shown to this viewer: once the race is over, or, to a
+    racer, once their own game is finished (a racer still playing never sees a line through
+    the deal they play)."""
     mine_done = racer is not None and racer.attempt is not None and racer.attempt.is_finished
-    if race.status != Race.Status.OVER and not mine_done:
+    return race.status == Race.Status.OVER or mine_done
+
+
+def race_replays(*, race: Race, player: Player | None) -> list[dict[str, Any]]:
+    """Each finished racer's game, step by step, to replay side by side (`replays_open`): the
+    positions each saw (`games.selectors.line_positions`), never a card they had not turned
+    up, nor the deal itself."""
+    racer = racer_of(race=race, player=player)
+    if not replays_open(race, racer):
         if racer is None:
             raise Forbidden("The replays are shown once the race is over.", code="race_not_over")
         raise Conflict("Finish your own game to see the others' replays.", code="race_not_over")
-    return [
-        {
-            "name": r.player.display_name,
-            "status": racer_status(r),
-            "moves": list(r.attempt.moves) if r.attempt and r.attempt.is_finished else [],
-            "deal": r.attempt.deal_string if r.attempt and r.attempt.is_finished else None,
-        }
-        for r in racers_of(race)
-        if r.attempt is not None and r.attempt.is_finished
-    ]
+    replays = []
+    for r in racers_of(race):
+        attempt = r.attempt
+        if attempt is None or not attempt.is_finished:
+            continue
+        start, steps = line_positions(attempt.game, attempt.deal_string, attempt.moves)
+        replays.append(
+            {
+                "name": r.player.display_name,
+                "status": racer_status(r),
+                "moves": attempt.move_count,
+                "start": start,
+                "steps": steps,
+            }
+        )
+    return replays

@@ -37,6 +37,17 @@ def watched(page: Any, problems: list[str]) -> Any:
     return page
 
 
+def play_moves(page: Any, url: str, moves: list[str]) -> str:
+    """Play `moves` on the attempt of the page's table, over REST; the attempt's id."""
+    attempt: str = page.locator("#board").get_attribute("data-attempt")
+    for seq, move in enumerate(moves):
+        answer = page.request.post(
+            f"{url}/api/attempts/{attempt}/moves/", data={"seq": seq, "move": move}
+        )
+        assert answer.ok, answer.text()
+    return attempt
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_friends_race_the_same_deal_live(
     browser, live_server_url, make_dailies, server_python, players
@@ -74,12 +85,7 @@ def test_friends_race_the_same_deal_live(
             expect(page.locator("#board")).to_have_attribute("data-seq", "0")
 
         # The friend plays; everyone else sees it beside their own table.
-        attempt = friend.locator("#board").get_attribute("data-attempt")
-        for seq, move in enumerate(certificate[:3]):
-            answer = friend.request.post(
-                f"{live_server_url}/api/attempts/{attempt}/moves/", data={"seq": seq, "move": move}
-            )
-            assert answer.ok, answer.text()
+        play_moves(friend, live_server_url, certificate[:3])
         for page in (maker, *others):
             theirs = page.get_by_test_id("racer").nth(1)
             expect(theirs.get_by_test_id("racer-moves")).to_contain_text("Moves 3")
@@ -146,3 +152,61 @@ def test_the_end_of_a_past_days_game_challenges_a_friend_on_its_deal(
         assert problems == []
     finally:
         context.close()
+
+
+def test_the_results_replay_each_finished_game_side_by_side(
+    browser, live_server_url, make_dailies, server_python
+):
+    day = make_dailies(back=5)["date"]
+    certificate = server_python(CERTIFICATE_ON % ("masterpiece", day))
+    problems: list[str] = []
+    contexts = [
+        browser.new_context(viewport={"width": 1280, "height": 1000}, locale="en-GB")
+        for _ in range(2)
+    ]
+    try:
+        alice, bob = (watched(c.new_page(), problems) for c in contexts)
+        alice.goto(f"{live_server_url}/challenge/?game=masterpiece&date={day}")
+        alice.get_by_test_id("race-make").click()
+        link = alice.get_by_test_id("race-link").inner_text()
+        bob.goto(link)
+        bob.get_by_test_id("race-join").click()
+        for page in (bob, alice):
+            page.get_by_test_id("race-ready").click()
+        for page in (alice, bob):
+            expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+
+        # Alice plays four moves and resigns: her game is over, Bob's is not.
+        mine = play_moves(alice, live_server_url, certificate[:4])
+        assert alice.request.post(f"{live_server_url}/api/attempts/{mine}/resign/").ok
+        replays = alice.get_by_test_id("race-replay")
+        expect(replays).to_have_count(1)
+        theirs = replays.first
+        expect(theirs).to_contain_text("resigned")
+        expect(theirs.get_by_test_id("replay-step")).to_have_text("The deal, before the first move")
+        theirs.get_by_test_id("replay-next").click()
+        expect(theirs.get_by_test_id("replay-step")).to_contain_text("Move 1 of 4")
+        theirs.get_by_test_id("replay-last").click()
+        expect(theirs.get_by_test_id("replay-board")).to_have_attribute("data-step", "4")
+        expect(theirs.get_by_test_id("replay-next")).to_be_disabled()
+
+        # Bob, still playing, sees Alice's result but no replay of it.
+        expect(bob.get_by_test_id("racer").first).to_contain_text("resigned")
+        code = link.split("/")[-2]
+        view = json.loads(bob.request.get(f"{live_server_url}/api/races/{code}/").text())
+        assert view["you"]["replays"] is False
+        expect(bob.get_by_test_id("race-replays")).to_be_hidden()
+        assert bob.request.get(f"{live_server_url}/api/races/{code}/replays/").status == 409
+
+        # Bob resigns: the race is over, and both see both games side by side.
+        his = bob.locator("#board").get_attribute("data-attempt")
+        assert bob.request.post(f"{live_server_url}/api/attempts/{his}/resign/").ok
+        for page in (alice, bob):
+            expect(page.get_by_test_id("race-status")).to_have_text("The race is over.")
+            expect(page.get_by_test_id("race-replay")).to_have_count(2)
+        boxes = [bob.get_by_test_id("race-replay").nth(i).bounding_box() for i in range(2)]
+        assert boxes[0]["y"] == boxes[1]["y"] and boxes[0]["x"] < boxes[1]["x"]  # side by side
+        assert problems == []
+    finally:
+        for context in contexts:
+            context.close()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
-from games import services
+from games import clock, services
 from games.models import Attempt
+from races import services as races
 from races.models import Race
-from tests.races.conftest import after_countdown, client_of
+from tests.games import factories
+from tests.races.conftest import after_countdown, client_of, play_line
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +25,7 @@ def test_make_join_ready_and_race_over_rest(alice, past_daily, monkeypatch):
     code = made.json()["code"]
     assert made.json()["you"] == {
         "in_race": True, "name": "alice", "gone": False, "ready": False, "host": True,
-        "attempt_id": None,
+        "attempt_id": None, "replays": False,
     }  # fmt: skip
     guest = client_of()  # nothing but the link: a guest is made
     joined = guest.post(f"/api/races/{code}/join/")
@@ -111,3 +115,35 @@ def test_the_end_of_a_game_offers_a_race_on_its_deal_when_a_race_may_use_it(
     assert refused.status_code == 409 and refused.json()["code"] == "not_certified"
     theirs = client_of(bob).post("/api/races/", {"game": "masterpiece", "attempt": past.pk})
     assert theirs.status_code == 404
+
+
+def test_replays_show_each_finished_game_as_its_racer_saw_it(alice, bob, monkeypatch):
+    daily = factories.daily("munger", clock.today() - dt.timedelta(days=2))
+    race = races.race_make(player=alice, game="munger", date=daily.date)
+    races.race_join(code=race.code, player=bob)
+    races.race_start(code=race.code, player=alice)
+    after_countdown(monkeypatch, race)
+    mine, _ = races.race_attempt(code=race.code, player=alice)
+    theirs, _ = races.race_attempt(code=race.code, player=bob)
+    line = daily.deal.certificate[:12]
+    play_line(mine.pk, alice, line)
+    services.attempt_resign(attempt_id=mine.pk, player=alice)
+    alice_client, bob_client = client_of(alice), client_of(bob)
+    assert alice_client.get(f"/api/races/{race.code}/").json()["you"]["replays"]
+    assert not bob_client.get(f"/api/races/{race.code}/").json()["you"]["replays"]
+    assert bob_client.get(f"/api/races/{race.code}/replays/").status_code == 409
+
+    replays = alice_client.get(f"/api/races/{race.code}/replays/").json()
+    assert [(r["name"], r["status"], r["moves"]) for r in replays] == [("alice", "resigned", 12)]
+    replay = replays[0]
+    assert set(replay) == {"name", "status", "moves", "start", "steps"}  # never the deal
+    assert [s["move"] for s in replay["steps"]] == line
+    for view in [replay["start"], *(s["view"] for s in replay["steps"])]:
+        for column in view["tableau"]:
+            assert all(c["card"] is None for c in column if not c["face_up"])
+    assert replay["start"]["stock"]["known"] == []  # the stock stays face down
+    services.attempt_resign(attempt_id=theirs.pk, player=bob)
+    assert [r["name"] for r in bob_client.get(f"/api/races/{race.code}/replays/").json()] == [
+        "alice",
+        "bob",
+    ]

@@ -135,8 +135,7 @@ export function raceOffer(state, game) {
   return box;
 }
 
-// The solver's line of a day that is over, move by move on a table of its own. The positions
-// are the server's (the player's view after each move of the line); the page only shows them.
+// The solver's line of a day that is over, move by move on a table of its own (`replayView`).
 export function solutionReplay(layout, game, date) {
   const status = el("p", { className: "solution-note", text: t("end_loading") });
   const section = el(
@@ -146,7 +145,10 @@ export function solutionReplay(layout, game, date) {
     status,
   );
   api.solution(game, date).then(
-    (data) => section.append(...replayParts(layout, game, data, status)),
+    (data) => {
+      status.textContent = t("solution_intro", { n: (data.steps || []).length });
+      section.append(...replayView(layout, game, data, { slider: t("solution_slider"), board: t("solution_board") }));
+    },
     () => {
       status.textContent = t("solution_failed");
     },
@@ -154,30 +156,34 @@ export function solutionReplay(layout, game, date) {
   return section;
 }
 
-function replayParts(layout, game, data, intro) {
+// A line played from a deal, as the server sent it ({start, steps: [{move, card, view}]}: the
+// position after each move, as its player saw it), on a table of its own that the viewer steps
+// through: first, previous, next, last and a slider, the move in words. The page only shows
+// the positions. labels: {slider, board}, the names of the slider and of the table; testid:
+// the prefix of the parts' test ids. Returns the parts: the controls, the words, the table.
+export function replayView(layout, game, data, labels, testid = "solution") {
   const steps = data.steps || [];
   const views = [data.start, ...steps.map((step) => step.view)];
   const last = steps.length;
-  intro.textContent = t("solution_intro", { n: last });
-  const button = (text, testid) => el("button", { type: "button", className: "btn", testid, text });
-  const first = button(t("solution_first"), "solution-first");
-  const previous = button(t("solution_previous"), "solution-previous");
-  const next = button(t("solution_next"), "solution-next");
-  const end = button(t("solution_last"), "solution-last");
+  const button = (text, id) => el("button", { type: "button", className: "btn", testid: `${testid}-${id}`, text });
+  const first = button(t("solution_first"), "first");
+  const previous = button(t("solution_previous"), "previous");
+  const next = button(t("solution_next"), "next");
+  const end = button(t("solution_last"), "last");
   const slider = el("input", {
     type: "range",
     min: "0",
     max: String(last),
     value: "0",
-    testid: "solution-slider",
-    "aria-label": t("solution_slider"),
+    testid: `${testid}-slider`,
+    "aria-label": labels.slider,
   });
-  const where = el("p", { className: "solution-step", testid: "solution-step", "aria-live": "polite", "aria-atomic": "true" });
+  const where = el("p", { className: "solution-step", testid: `${testid}-step`, "aria-live": "polite", "aria-atomic": "true" });
   const table = el("div", {
     className: `board board-${game} solution-board`,
-    testid: "solution-board",
+    testid: `${testid}-board`,
     role: "region",
-    "aria-label": t("solution_board"),
+    "aria-label": labels.board,
   });
   let at = 0;
   const show = (index) => {

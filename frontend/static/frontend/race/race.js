@@ -1,11 +1,14 @@
 // A race's page: the lobby (who has joined, who is ready, the link to send), the countdown,
 // then your table (the play page's, game/mount.js)
-// beside your opponents' progress (opponents.js), then the results, the share text and the
-// rematch. The race's view comes from GET /api/races/<code>/ and then its socket (socket.js).
+// beside your opponents' progress (opponents.js), then the results, the share text, the
+// rematch and each finished racer's game as a replay to step through, side by side (the
+// solver's line's replay, game/end.js), once the server shows them to you (`you.replays`).
+// The race's view comes from GET /api/races/<code>/ and then its socket (socket.js).
 
 import { el } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { clock, t } from "../common/text.js";
+import { replayView } from "../game/end.js";
 import { masterpiece } from "../game/masterpiece.js";
 import { mountGame } from "../game/mount.js";
 import { munger } from "../game/munger.js";
@@ -40,7 +43,10 @@ class RacePage {
     this.results = el("div", { className: "race-results" });
     this.share = el("p", { className: "race-share" });
     this.boardRoot = el("section", { className: "play race-play", "data-game": this.gameName });
-    root.append(this.status, this.share, this.controls, this.panel, this.boardRoot, this.results);
+    this.replays = el("section", { className: "race-replays", testid: "race-replays", hidden: true });
+    this.replayed = new Set(); // the racers whose replay is shown
+    this.replayKey = null;
+    root.append(this.status, this.share, this.controls, this.panel, this.boardRoot, this.results, this.replays);
     setInterval(() => this.tick(), 250);
   }
 
@@ -60,6 +66,52 @@ class RacePage {
     const me = this.you && race.racers.find((r) => r.name === this.you.name);
     if (me && this.you.in_race) Object.assign(this.you, { gone: me.gone, ready: me.ready, host: me.host });
     this.render();
+    // When the race, your game or anyone's result changes, the replays may have more to show.
+    const finished = race.racers.filter((r) => r.status === "won" || r.status === "resigned").length;
+    const key = `${race.status}:${me ? me.status : ""}:${finished}`;
+    if (key !== this.replayKey) {
+      this.replayKey = key;
+      this.updateReplays();
+    }
+  }
+
+  // Whether the replays are shown to you is the server's answer (`you.replays`), asked again
+  // until it is yes; then each finished racer's game, added as they finish.
+  async updateReplays() {
+    try {
+      if (!this.you.replays) this.you = (await request("GET", `/api/races/${this.code}/`)).you;
+      if (!this.you.replays) return;
+      const replays = await request("GET", `/api/races/${this.code}/replays/`, undefined, { retries: 1 });
+      this.showReplays(replays);
+    } catch {
+      /* the next change of the race asks again */
+    }
+  }
+
+  showReplays(replays) {
+    const layout = LAYOUTS[this.gameName];
+    if (!this.replayed.size) {
+      this.grid = el("div", { className: "race-replay-grid" });
+      this.replays.replaceChildren(el("h2", { text: t("race_replays") }), this.grid);
+    }
+    for (const replay of replays) {
+      if (this.replayed.has(replay.name)) continue;
+      this.replayed.add(replay.name);
+      const labels = {
+        slider: t("race_replay_slider", { name: replay.name }),
+        board: t("race_replay_board", { name: replay.name }),
+      };
+      this.grid.append(
+        el(
+          "section",
+          { className: "race-replay", testid: "race-replay", "data-name": replay.name },
+          el("h3", { text: `${replay.name} · ${t(`race_status_${replay.status}`)}` }),
+          el("p", { className: "solution-note", text: t("race_replay_intro", { n: replay.steps.length }) }),
+          ...replayView(layout, this.gameName, replay, labels, "replay"),
+        ),
+      );
+    }
+    this.replays.hidden = !this.replayed.size;
   }
 
   async act(path, body) {
