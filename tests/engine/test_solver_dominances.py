@@ -283,8 +283,9 @@ def test_skipping_the_dead_test_after_quiet_steps_keeps_the_verdict(seed: int) -
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [6, 10])
 def test_the_munger_caches_answer_as_a_fresh_computation_does(seed: int) -> None:
-    # The key's columns part and the dead test's column facts are kept by columns: along a
-    # real search, each answer equals that of rules that never saw another state.
+    # The key's columns part, the dead test's and the lower bound's column facts are kept by
+    # columns: along a real search, each answer equals that of rules that never saw another
+    # state.
     game = Munger.from_seed(seed)
     rules = rules_for(game, DECIDE)
     states = []
@@ -307,6 +308,7 @@ def test_the_munger_caches_answer_as_a_fresh_computation_does(seed: int) -> None
         verdicts.add(rules.dead(state))
         assert rules.dead(state) == fresh.dead(state)
         assert rules.steps(state) == fresh.steps(state)
+        assert rules.lower_bound(state) == fresh.lower_bound(state)
     assert verdicts == {True, False}
 
 

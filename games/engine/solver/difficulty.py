@@ -68,7 +68,7 @@ def difficulty_inputs(start: Game, line: list[str]) -> dict[str, Any]:
     """
     game = start.copy()
     rules = rules_for(start, EXACT)
-    lower = rules.lower_bound(rules.root()[0])
+    lower = rules.simple_bound(rules.root()[0])
     choices = agreements = steps = 0
     position = 0
     while position < len(line):

@@ -211,6 +211,161 @@ def blocked(cards: bytes) -> int:
     return count
 
 
+#: A rank above every rank: "no card of this suit below".
+NO_RANK = 14
+#: ABOVE[s][r]: the cards of suit s of rank above r, as bits (`CARD_BIT`).
+ABOVE = tuple(
+    tuple(sum(CARD_BIT[s * 13 + q - 1] for q in range(r + 1, 14)) for r in range(NO_RANK + 1))
+    for s in range(4)
+)
+#: What the lower bound reads off a pile (`order_facts`): the number of its units that must
+#: step aside, and its other cards that could be made to step aside by a cycle of waits, each
+#: as (its bit, the bits of the cards it waits on, its unit).
+OrderFacts = tuple[int, tuple[tuple[int, int, int], ...]]
+
+
+def order_facts(pile: bytes, runs: bool) -> OrderFacts:
+    """What `MungerRules.lower_bound` reads off a pile, bottom to top (face-down marks kept).
+
+    A *unit* is a group of the pile's cards that may leave it in one move: in a column
+    (`runs`), a stretch of cards each fitting on the one under it, every one face up but
+    perhaps the top one (a face-down card turns up once on top, and may then leave with the
+    cards under it); in the reserve and the waste, one card. A card lying over a lower card of
+    its own suit must step aside (`MungerRules.lower_bound` proves it): its unit is counted.
+    The other cards with cards under them are listed with the cards they wait on: those of
+    each suit above the lowest card of that suit under them.
+    """
+    low = [NO_RANK] * 4
+    forced: set[int] = set()
+    listed: list[tuple[int, int, int]] = []
+    unit = 0
+    previous = -1
+    for raw in pile:
+        card = raw & 63
+        if runs and 0 <= previous < HIDDEN and previous in FITS[card]:
+            pass  # may leave with the card under it, once face up
+        elif previous >= 0:
+            unit += 1
+        suit = SUIT[card]
+        if previous >= 0:
+            if RANK[card] > low[suit]:
+                forced.add(unit)
+            elif low[0] + low[1] + low[2] + low[3] < 4 * NO_RANK:
+                waits_on = ABOVE[0][low[0]] | ABOVE[1][low[1]] | ABOVE[2][low[2]] | ABOVE[3][low[3]]
+                listed.append((CARD_BIT[card], waits_on, unit))
+        if RANK[card] < low[suit]:
+            low[suit] = RANK[card]
+        previous = raw
+    return len(forced), tuple(item for item in listed if item[2] not in forced)
+
+
+def talon_facts(talon: bytes, first: int) -> tuple[tuple[int, int, int], ...]:
+    """The waits the talon adds (`MungerRules.lower_bound`): `talon` is the waste, bottom to
+    top, then the stock in drawing order, whose first card is at `first`. Each as (a card's
+    bit, the bits of cards it waits on, its place in the talon).
+
+    A talon card x that goes up from the talon stays there until a lower card of its suit is
+    up, so until it is drawn: a card y drawn in the meantime lies over x and leaves before it
+    (y -> x, if both go up from the talon), and x goes up before the higher cards of its suit
+    (x -> e). Waste cards lying over a lower card of their suit are left out: they step aside
+    anyway (`order_facts`).
+    """
+    last_low = [-1] * len(talon)  # the last place of a lower card of the same suit
+    lowest = [NO_RANK] * 4
+    skip = set()
+    for place, card in enumerate(talon):
+        if place < first:
+            if RANK[card] > lowest[SUIT[card]]:
+                skip.add(place)
+            lowest[SUIT[card]] = min(lowest[SUIT[card]], RANK[card])
+        for other in range(place):
+            if SUIT[talon[other]] == SUIT[card] and RANK[talon[other]] > RANK[card]:
+                last_low[other] = place
+    facts = []
+    for place in range(len(talon)):
+        if place in skip:
+            continue
+        card = talon[place]
+        waits_on = 0
+        if place >= first:
+            for other in range(place):
+                if other not in skip and last_low[other] >= place:
+                    waits_on |= CARD_BIT[talon[other]]
+        if last_low[place] > place:
+            waits_on |= ABOVE[SUIT[card]][RANK[card]]
+        if waits_on:
+            facts.append((CARD_BIT[card], waits_on, place))
+    return tuple(facts)
+
+
+def waits(alive: int, out: dict[int, int], unit_of: dict[int, int], units: dict[int, int]) -> int:
+    """How many cycles of waits, no two sharing a unit, the cards `alive` form (a lower bound
+    on the units that must step aside to break them all; `MungerRules.lower_bound`).
+
+    `out[c]`: the cards c waits on (arcs c -> e), `unit_of[c]` its unit, `units[u]` the unit's
+    cards, all as bits. Cards with no arc in or no arc out among those left are on no cycle and
+    are trimmed away; then cycles of two cards are counted, greedily, each taking its units out;
+    then, while cards are left after trimming (so a cycle is), one cycle found by following
+    arcs is counted and its units taken out.
+    """
+    count = 0
+    paired = False
+    while alive:
+        # trim: keep the cards with an arc out to, and an arc in from, the cards kept
+        while True:
+            reached = 0
+            rest = alive
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                reached |= out[bit]
+            kept = alive & reached
+            rest = kept
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if not out[bit] & kept:
+                    kept ^= bit
+            if kept == alive:
+                break
+            alive = kept
+        if not alive:
+            break
+        if not paired:
+            paired = True
+            rest = alive
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                if not bit & alive:
+                    continue
+                arcs = out[bit] & alive
+                while arcs:
+                    other = arcs & -arcs
+                    arcs ^= other
+                    if out[other] & bit:
+                        alive &= ~(units[unit_of[bit]] | units[unit_of[other]])
+                        rest &= alive
+                        count += 1
+                        break
+            continue
+        # every card left has an arc in and one out: follow arcs out until one repeats
+        bit = alive & -alive
+        path = [bit]
+        seen = {bit: 0}
+        while True:
+            arcs = out[bit] & alive
+            bit = arcs & -arcs
+            if bit in seen:
+                break
+            seen[bit] = len(path)
+            path.append(bit)
+        for member in path[seen[bit] :]:
+            alive &= ~units[unit_of[member]]
+        count += 1
+    return count
+
+
 #: How many columns' shares of a key `MungerRules.key` keeps.
 COLUMN_KEYS_KEPT = 300_000
 #: How many columns' facts the dead-position test keeps (a cache: states share columns).
@@ -316,6 +471,12 @@ class MungerRules(SolverRules):
         self._runs: dict[bytes, int] = {}
         self._column_facts: dict[bytes, ColumnFacts] = {}
         self._reserve_facts = reserve_facts(self.reserve)
+        self._order_facts: dict[bytes, OrderFacts] = {}
+        self._waste_order: dict[bytes, OrderFacts] = {}
+        self._talon_order: dict[tuple[bytes, int], tuple[tuple[int, int, int], ...]] = {}
+        self._reserve_order = [
+            order_facts(self.reserve[:left], False) for left in range(len(self.reserve) + 1)
+        ]
         #: The columns' share of the key, by columns (a cache: a search meets the same columns
         #: again and again, with other tails and by other ways).
         self._column_keys: dict[tuple[bytes, ...], bytes] = {}
@@ -360,16 +521,95 @@ class MungerRules(SolverRules):
         tail = state[1]
         return tail[0] + tail[1] + tail[2] + tail[3] == 52
 
-    def lower_bound(self, state: State) -> int:
+    def simple_bound(self, state: State) -> int:
         """One move per card off the foundations and per stock card (its draw), one more per
         reserve or waste card lying over a lower card of its suit (it must step aside first),
-        and one more per column holding such a card (one move can carry several away)."""
+        and one more per column holding such a card (one move can carry several away). The
+        difficulty's measure of a par's length (its cut points were fitted with it)."""
         columns, tail = state
         bound = 52 - (tail[0] + tail[1] + tail[2] + tail[3]) + len(self.stock) - tail[DRAWN]
         for column in columns:
             if blocked(column):
                 bound += 1
         return bound + blocked(self.reserve[: tail[RES]]) + blocked(tail[WASTE:])
+
+    def lower_bound(self, state: State) -> int:
+        """Moves still needed to win, never more than the truth (docs/solver.md, "Munger's
+        lower bound"): one per card off the foundations, one per stock card (its draw), and one
+        per unit of cards that must step aside before going up, counted by cycles of waits.
+
+        Proof. Take any winning line from `state`. Each card off the foundations goes up at
+        least once, each stock card is drawn once: that is the first part, and those moves are
+        all different. Call a card *direct* if it leaves the pile where it lies now (a column,
+        the reserve or the waste) by going up, and say it *steps aside* otherwise: then it
+        leaves in a move onto a column, which is neither a draw nor a foundation move. For
+        cards x over y in one pile, x leaves before y or with it (in one move of a run, both
+        then stepping aside); for x over a lower card y of its suit, y goes up before x. Write
+        c -> e (c *waits on* e) when some card b under c in its pile is of e's suit and lower
+        than e. If c and e are direct, c goes up before b leaves, b before e goes up: c before
+        e. So along a cycle c1 -> c2 -> ... -> c1 not every card is direct, or c1 would go up
+        before itself; a cycle of one card is a card over a lower one of its own suit. One move
+        onto a column carries cards of one pile only, and of one *unit* of it (`order_facts`: a
+        card never moves with the card under it if it does not fit that card, or if that card
+        is face down, since a card turns up only on top; and every card between two cards of a
+        pile stays until they leave). So cycles that share no unit need as many
+        different moves that step aside: the count `waits` finds.
+        """
+        columns, tail = state
+        bound = 52 - (tail[0] + tail[1] + tail[2] + tail[3]) + len(self.stock) - tail[DRAWN]
+        known = self._order_facts
+        alive = 0
+        out: dict[int, int] = {}
+        unit_of: dict[int, int] = {}
+        units: dict[int, int] = {}
+        for i in range(7):
+            column = columns[i]
+            facts = known.get(column)
+            if facts is None:
+                if len(known) >= COLUMN_FACTS_KEPT:
+                    known.clear()
+                facts = known[column] = order_facts(column, True)
+            bound += facts[0]
+            for bit, waits_on, unit in facts[1]:
+                unit += 64 * i
+                alive |= bit
+                out[bit] = waits_on
+                unit_of[bit] = unit
+                units[unit] = units.get(unit, 0) | bit
+        piles = [(self._reserve_order[tail[RES]], 448)]
+        if len(tail) > WASTE + 1:
+            waste = tail[WASTE:]
+            wastes = self._waste_order
+            facts = wastes.get(waste)
+            if facts is None:
+                if len(wastes) >= COLUMN_FACTS_KEPT:
+                    wastes.clear()
+                facts = wastes[waste] = order_facts(waste, False)
+            piles.append((facts, 512))
+        for facts, shift in piles:
+            bound += facts[0]
+            for bit, waits_on, unit in facts[1]:
+                unit += shift
+                alive |= bit
+                out[bit] = waits_on
+                unit_of[bit] = unit
+                units[unit] = bit
+        talon = tail[WASTE:] + self.stock[tail[DRAWN] :]
+        talons = self._talon_order
+        waiting = talons.get((talon, len(tail)))
+        if waiting is None:
+            if len(talons) >= COLUMN_FACTS_KEPT:
+                talons.clear()
+            waiting = talons[talon, len(tail)] = talon_facts(talon, len(tail) - WASTE)
+        for bit, waits_on, unit in waiting:
+            unit += 512
+            alive |= bit
+            out[bit] = out.get(bit, 0) | waits_on
+            unit_of[bit] = unit
+            units[unit] = bit
+        if alive & alive - 1:
+            bound += waits(alive, out, unit_of, units)
+        return bound
 
     # -- forced moves -----------------------------------------------------------------------
 

@@ -82,6 +82,11 @@ class SolverRules:
         """Moves still needed to win, never more than the truth."""
         raise NotImplementedError
 
+    def simple_bound(self, state: Any) -> int:
+        """The lower bound the difficulty measures a par against (its cut points were fitted
+        with it): `lower_bound` unless a game's search bound has grown stronger since."""
+        return self.lower_bound(state)
+
     def dead(self, state: Any) -> bool:
         """True only if no line from `state` wins (a sound, incomplete test)."""
         return False
