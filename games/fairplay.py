@@ -65,6 +65,10 @@ class Play:
     par: int | None = None
     #: The win's distance profile (`perfection`), measured off the request path; None before.
     perfection: Mapping[str, Any] | None = None
+    #: Every winning line the project's solver gave for the deal (`Deal.solver_lines`): what a
+    #: cheater running the shipped solver plays. The certificate may be another line since (a
+    #: player's win that lowered the par).
+    solver_lines: Sequence[Sequence[str]] = ()
 
     @cached_property
     def action_times(self) -> list[int]:
@@ -109,12 +113,20 @@ class Play:
     @cached_property
     def certificate_prefix(self) -> int:
         """How many first moves of the net line are the certificate's first moves."""
-        count = 0
-        for played, solver in zip(self.net_line, self.certificate, strict=False):
-            if played != solver:
-                break
-            count += 1
-        return count
+        return _common_prefix(self.net_line, self.certificate)
+
+    def solver_prefix(self, line: Sequence[str]) -> int:
+        """How many first moves of the net line are `line`'s first moves."""
+        return _common_prefix(self.net_line, line)
+
+
+def _common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
 
 
 #: What a rule measures on a play: its figures by name, `value` the one compared with the
@@ -303,17 +315,20 @@ def _perfection(play: Play) -> Figures | None:
 
 def _solver_line(play: Play) -> Figures | None:
     """The share of a win's own moves (or of the solver's line, when that is shorter) that
-    were not the solver's line from its start: a win that lets the server finish it is judged
-    on the moves before."""
-    played = min(play.own_moves, len(play.certificate))
-    if not play.won or played < MIN_MOVES_PERFECTION:
+    were not one of the solver's lines from its start, for the line it follows furthest: a
+    win that lets the server finish it is judged on the moves before."""
+    if not play.won:
         return None
-    return {
-        "value": 1 - min(play.certificate_prefix, played) / played,
-        "prefix": min(play.certificate_prefix, played),
-        "played": played,
-        "par": len(play.certificate),
-    }
+    best: Figures | None = None
+    for line in play.solver_lines:
+        played = min(play.own_moves, len(line))
+        if played < MIN_MOVES_PERFECTION:
+            continue
+        prefix = min(play.solver_prefix(line), played)
+        figures = {"value": 1 - prefix / played, "prefix": prefix, "played": played}
+        if best is None or figures["value"] < best["value"]:
+            best = figures
+    return best
 
 
 #: The rules, their thresholds per game, and why. docs/fair-play.md explains each.
@@ -443,13 +458,15 @@ def check(
     won: bool = False,
     par: int | None = None,
     perfection: Mapping[str, Any] | None = None,
+    solver_lines: Sequence[Sequence[str]] | None = None,
 ) -> list[dict[str, str]]:
     """The rules a game trips: `[{"rule": name, "detail": why}]`, empty if none.
 
     `move_times` are the server's milliseconds since the deal was first shown, one per move;
     `certificate` the solver's winning line for the deal (empty when unknown); `won`, whether
     the game is won; `par` the deal's stored par (default: the certificate's length);
-    `perfection` the win's distance profile (`perfection`), when it was measured."""
+    `perfection` the win's distance profile (`perfection`), when it was measured;
+    `solver_lines` every line the solver gave for the deal (default: the certificate alone)."""
     if len(moves) != len(move_times):
         raise ValueError(f"{len(moves)} moves but {len(move_times)} times")
     play = Play(
@@ -460,6 +477,7 @@ def check(
         won=won,
         par=par,
         perfection=perfection,
+        solver_lines=[certificate] if solver_lines is None else solver_lines,
     )
     reasons = []
     for rule in RULES:
@@ -483,6 +501,7 @@ def check_attempt(attempt: Any) -> list[dict[str, str]]:
         won=won,
         par=deal.par if deal else None,
         perfection=attempt.perfection,
+        solver_lines=(deal.solver_lines or []) if deal else [],
     )
 
 

@@ -106,6 +106,13 @@ class Deal(models.Model):
         default=list, blank=True, help_text="A winning line the replay verifier accepted."
     )
     par = models.PositiveSmallIntegerField(null=True, blank=True)
+    solver_lines = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Every winning line this project's solver gave for the deal (the solve's, "
+        "a proof's shorter one), for fair play's solver_line rule; a player's line that lowered "
+        "the par is not one of them.",
+    )
     # Nullable with no default, so that adding them alters the table in place on SQLite (a
     # rebuilt table would lose the triggers on it).
     par_optimal = models.BooleanField(

@@ -355,6 +355,7 @@ def racer_progress(
                 race.deal.certificate,
                 won=attempt.status == Attempt.Status.WON,
                 par=race.deal.par,
+                solver_lines=race.deal.solver_lines or [],
             )
         racer.save(update_fields=["foundations", "held_reasons"])
         if attempt.is_finished:

@@ -146,6 +146,7 @@ def deal_store_solution(*, deal_id: int, result: Any) -> Deal:
                 status = Deal.SolverStatus.UNKNOWN
         deal.solver_status = status
         deal.certificate = certificate
+        deal.solver_lines = [certificate] if certificate else []
         deal.par = len(certificate) if certificate else None
         deal.difficulty = (
             level_of_stats(deal.game, result.stats, result.difficulty) if certificate else None
@@ -175,6 +176,8 @@ def deal_prove_par(*, deal_id: int, time_limit: float | None = None) -> Deal:
             verdict = replay(deal.game, deal.deal_string, result.moves)
             if verdict.valid and verdict.won and result.par <= (deal.par or result.par):
                 deal.certificate = list(result.moves)
+                if deal.certificate not in (deal.solver_lines or []):
+                    deal.solver_lines = [*(deal.solver_lines or []), deal.certificate]
                 deal.par = result.par
                 deal.par_optimal = result.optimal
                 bound = result.lower_bound

@@ -26,7 +26,7 @@ from benchmarks.fairplay import (
     rhythm_bot,
 )
 from games import fairplay, services
-from games.models import Attempt
+from games.models import Attempt, Deal
 from tests.fairplay.conftest import START
 from tests.fairplay.lines import own_line
 from tests.games import factories
@@ -185,3 +185,21 @@ def test_the_hold_costs_no_query(dailies, fake_clock, monkeypatch) -> None:
         counts.append(len(queries))
     assert counts[0] == counts[1]
     assert Attempt.objects.get(player__display_name="checked").review == Attempt.Review.HELD
+
+
+def test_the_solvers_line_is_still_held_after_a_players_win_lowered_the_par(dailies, play):
+    daily = dailies("masterpiece")
+    deal = daily.deal
+    solver = list(deal.certificate)
+    assert deal.solver_lines == [solver]
+    # A player's win (the same moves in another order) below a par that was not a floor.
+    Deal.objects.filter(pk=deal.pk).update(par=len(solver) + 4, par_optimal=False)
+    lowered = services.deal_lower_par(deal_id=deal.pk, line=own_line(daily))
+    assert lowered is not None and lowered.certificate != solver
+    assert lowered.solver_lines == [solver]  # a player's line is not the solver's
+    daily.refresh_from_db()
+
+    bot = play(daily, human_game(random.Random(8), "masterpiece", deal.deal_string, solver))
+
+    assert "solver_line" in rules(bot)
+    assert_held(bot)

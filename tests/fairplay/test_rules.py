@@ -179,3 +179,18 @@ def test_the_hook_holds_in_memory() -> None:
     reasons = fairplay.hold_if_implausible(attempt)
     assert attempt.review == Attempt.Review.HELD
     assert attempt.held_reasons == reasons and reasons[0]["rule"] == "instant_first_move"
+
+
+def test_solver_line_compares_with_every_line_the_solver_gave() -> None:
+    """The certificate may be a player's line since (one that lowered the par): the solver's
+    own lines are what a cheater plays."""
+    other = CERTIFICATE[1:] + CERTIFICATE[:1]
+    slow = timeline(varied(4000, len(CERTIFICATE) - 1), first=20_000)
+
+    def rules(lines) -> set[str]:
+        found = check("masterpiece", CERTIFICATE, slow, other, won=True, solver_lines=lines)
+        return {r["rule"] for r in found}
+
+    assert "solver_line" in rules([other, CERTIFICATE])
+    assert "solver_line" not in rules([other])
+    assert "solver_line" not in rules([])

@@ -49,6 +49,9 @@ def test_the_exact_search_proves_a_masterpiece_par_and_never_raises_it():
     assert proven.par_optimal is True
     assert proven.par <= shortest and proven.par == len(proven.certificate)
     assert proven.par_lower_bound == proven.par and proven.par_proved_at is not None
+    # The solve's line and the proof's (when it found another) are both the solver's lines.
+    assert proven.solver_lines[0] == deal.certificate
+    assert proven.certificate in proven.solver_lines and len(proven.solver_lines) <= 2
     again = services.deal_prove_par(deal_id=deal.pk)  # proven: left alone
     assert again.par_proved_at == proven.par_proved_at
 
