@@ -292,6 +292,11 @@ class Servers:
         return count
 
     def __enter__(self) -> Servers:
+        # Before the database is dropped and made again: a run already serving on these ports
+        # (another benchmark on the same machine) keeps its database.
+        busy = [url for url in self.urls if _port_answers(int(url.rsplit(":", 1)[1]))]
+        if busy:
+            raise RuntimeError(f"{', '.join(busy)} in use: another run serves there; wait for it")
         try:
             if not self.quiet:
                 print(f"# preparing {self.setup.name} ...", file=sys.stderr, flush=True)
