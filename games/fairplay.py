@@ -314,11 +314,10 @@ def _perfection(play: Play) -> Figures | None:
 
 
 def _solver_line(play: Play) -> Figures | None:
-    """The share of a win's own moves (or of the solver's line, when that is shorter) that
+    """The share of a game's own moves (or of the solver's line, when that is shorter) that
     were not one of the solver's lines from its start, for the line it follows furthest: a
-    win that lets the server finish it is judged on the moves before."""
-    if not play.won:
-        return None
+    win that lets the server finish it is judged on the moves before. Won or not: a bot that
+    parks the solver's line short of the end sits above every honest loser."""
     best: Figures | None = None
     for line in play.solver_lines:
         played = min(play.own_moves, len(line))
@@ -399,16 +398,18 @@ RULES: tuple[Rule, ...] = (
         threshold={"masterpiece": 1 - SOLVER_LINE_SHARE, "munger": 1 - SOLVER_LINE_SHARE},
         unit="share of the solver's line not followed",
         measure=_solver_line,
-        detail="{prefix} of the win's first {played} moves were the solver's line for the "
+        detail="{prefix} of the game's first {played} moves were the solver's line for the "
         "deal, move for move (undone moves aside), at any pace",
-        description=f"A win whose net line (undo pairs removed) is, for more than "
+        description=f"A game (won, resigned or still on the board) whose net line (undo pairs "
+        f"removed) is, for more than "
         f"{SOLVER_LINE_SHARE:.0%} of its moves from the start (a finishing line the server "
         "played aside), the solver's own winning line for the deal (at least "
         f"{MIN_MOVES_PERFECTION} such moves).",
         why="A deal has a great many winning lines, and people wait, reorder and try things: "
-        "no honest win measured follows the solver's line for long. A cheater who asks the "
+        "no honest game measured follows the solver's line for long. A cheater who asks the "
         "solver for the deal's line and types it in at a person's pace does, move for move; "
-        "this holds that line even where the distance measure could not settle it.",
+        "this holds that line even where the distance measure could not settle it, and a bot "
+        "that parks it one card short of the end.",
     ),
     Rule(
         name="under_par",

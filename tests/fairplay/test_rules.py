@@ -109,7 +109,8 @@ def test_certificate_at_machine_speed(prefix: int, median: int, trips: bool) -> 
     gaps = [*lows, median, *(median + 5000 + 97 * i for i in range(24))]
     result = tripped("masterpiece", moves, timeline(gaps), CERTIFICATE)
     assert ("certificate_at_machine_speed" in result) is trips
-    assert result <= {"certificate_at_machine_speed"}
+    assert ("solver_line" in result) is (prefix > 45)  # more than 90% of the solver's line
+    assert result <= {"certificate_at_machine_speed", "solver_line"}
 
 
 def test_certificate_line_with_undone_detours_is_still_the_certificate() -> None:
@@ -127,7 +128,7 @@ def test_certificate_line_with_undone_detours_is_still_the_certificate() -> None
         (46, True, CERTIFICATE, True),  # 92% of the solver's line, at a person's pace
         (50, True, CERTIFICATE, True),
         (45, True, CERTIFICATE, False),  # 90% is not more than 90%
-        (50, False, CERTIFICATE, False),  # only wins
+        (50, False, CERTIFICATE, True),  # parked short of the end, or resigned
         (29, True, CERTIFICATE[:29], False),  # too short a line to say anything
     ],
 )

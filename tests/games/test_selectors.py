@@ -17,7 +17,9 @@ def test_your_attempt_at_a_daily_is_the_ranked_one_else_the_latest_practice(alic
     other = factories.daily("munger", day.date())
     ranked, _ = services.attempt_start(player=alice, daily=daily)
     travel(day + dt.timedelta(days=1))
-    practice, _ = services.attempt_start(player=alice, daily=daily)
+    # The next day the unfinished ranked attempt is shown as it stood; she goes on in practice.
+    assert services.attempt_start(player=alice, daily=daily)[0] == ranked
+    practice, _ = services.attempt_continue_as_practice(attempt_id=ranked.pk, player=alice)
     bobs, _ = services.attempt_start(player=bob, daily=daily)
 
     assert practice.pk != ranked.pk and not practice.ranked
