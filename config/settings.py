@@ -539,6 +539,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.openapi.strict_request_bodies",
+        "races.api.one_deal_source",
     ],
 }
 

@@ -71,5 +71,6 @@ def test_a_race_played_on_one_server_is_watched_live_on_another(start_server, se
         two.ws_url(f"/ws/race/{code}/"), additional_headers=ws_headers(two, None), open_timeout=10
     ) as watcher:
         again = json.loads(watcher.recv(timeout=10))
-        assert again["race"]["version"] == versions[-1]
+        # Nothing seen is lost; the updater may have sent one more version of the same moves.
+        assert again["race"]["version"] >= versions[-1]
         assert again["race"]["racers"][0]["moves"] == 5
