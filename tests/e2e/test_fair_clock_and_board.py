@@ -55,9 +55,12 @@ def test_the_clock_rule_is_said_first_and_undos_are_in_the_result_and_share(
     # Opening the deal puts nobody on the board: a row comes with the first move.
     assert board_total(page, live_server_url, date) == before
 
+    top = page.locator("#board").bounding_box()["y"]
     page.locator('[data-pile="S"]').click()  # a draw: the first move
     expect(page.locator("#board")).to_have_attribute("data-seq", "1")
     expect(policy).to_be_hidden()
+    # The note keeps its room: the table does not move under the player's next tap.
+    assert page.locator("#board").bounding_box()["y"] == top
     expect(page.get_by_test_id("time-stat")).to_have_attribute(
         "title", re.compile("at most 60 seconds")
     )
@@ -205,7 +208,7 @@ def test_every_daily_is_said_winnable_and_a_proven_par_the_fewest_moves(
     expect(promise).to_be_visible()
     expect(promise).to_contain_text("proven winnable")
     expect(promise).to_contain_text(fewest)
-    page.locator('[data-pile="S"]').click()  # the first move: the table takes the room
+    page.locator('[data-pile="S"]').click()  # the first move: the note goes, its room stays
     expect(page.locator("#board")).to_have_attribute("data-seq", "1")
     expect(promise).to_be_hidden()
 

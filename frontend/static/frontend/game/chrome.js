@@ -67,6 +67,21 @@ export function summaryText(state, seconds) {
   return parts.join(" ");
 }
 
+// A note said before the first move. Once on screen it keeps its room while the game goes
+// on (an empty line), so that the table never moves up under a player's quick second tap;
+// it leaves the page at the end, or when a page opens on a game already begun.
+function sayBeforeFirstMove(note, show, playing) {
+  if (show) {
+    note.hidden = false;
+    note.style.visibility = "";
+  } else if (playing && !note.hidden) {
+    note.style.visibility = "hidden";
+  } else {
+    note.hidden = true;
+    note.style.visibility = "";
+  }
+}
+
 export class Chrome {
   // page: {game, date, title, today, rulesUrl, challenge}: `challenge`, the end panel offers to
   // race friends on the deal (the play page's); actions: {undo, finish, resign, refit,
@@ -293,10 +308,11 @@ export class Chrome {
     this.dayOverEl.hidden = !(playing && state.day_over);
     this.resignBtn.disabled = !playing || state.day_over;
     // The clock's rule is said before the first move.
-    this.policyEl.hidden = !(playing && state.seq === 0);
+    const first = playing && state.seq === 0;
+    sayBeforeFirstMove(this.policyEl, first, playing);
     // So is what a daily's deal is promised to be (a random deal has no date), with the par's
     // proof when the server has one.
-    this.promiseEl.hidden = !(playing && state.seq === 0 && state.date);
+    sayBeforeFirstMove(this.promiseEl, first && Boolean(state.date), playing);
     this.promiseEl.textContent = state.par_proven ? `${t("deal_promise")} ${t("par_proven")}` : t("deal_promise");
     this.root.dataset.status = state.status;
     const par = state.par !== null && state.par !== undefined;
