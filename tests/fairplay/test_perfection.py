@@ -11,6 +11,7 @@ import random
 import pytest
 from django.urls import reverse
 
+from benchmarks import fairplay as bench
 from benchmarks.fairplay import Recorded, timed
 from games import fairplay, services, signals
 from games.engine.solver.distance import distance, position
@@ -45,20 +46,6 @@ def own_way(game: str, deal_string: str, wanders: int = 5, every: int = 12) -> l
     return line + distance(game, deal_string, line, time_limit=30).line
 
 
-def another_shortest(game: str, deal_string: str, certificate: list[str]) -> list[str]:
-    """A shortest winning line that leaves the solver's own early (another order of its moves,
-    as a cheater who reorders the solver's line plays): the certificate up to the first
-    position where another move keeps the win as near, that move, then a shortest line on."""
-    par = len(certificate)
-    for split in range(par // 4):
-        here = position(game, deal_string, certificate[:split])
-        for move in (m.text for m in here.legal_moves() if m.text != certificate[split]):
-            rest = distance(game, deal_string, [*certificate[:split], move], time_limit=10)
-            if rest.status == "exact" and rest.distance == par - split - 1:
-                return [*certificate[:split], move, *rest.line]
-    raise AssertionError("no other shortest line leaves the certificate early")
-
-
 @pytest.fixture
 def proven(dailies):
     """Today's Masterpiece daily, its par proven shortest (as the workers do before the day)."""
@@ -77,7 +64,7 @@ def on_board(attempt: Attempt) -> bool:
 def reordered(proven) -> list[str]:
     """A shortest line of the proven daily that is not the solver's."""
     deal = proven.deal
-    line = another_shortest("masterpiece", deal.deal_string, list(deal.certificate))
+    line = bench.reordered("masterpiece", deal.deal_string, deal.certificate)
     assert len(line) == deal.par and line[: len(line) // 4] != deal.certificate[: len(line) // 4]
     return line
 
