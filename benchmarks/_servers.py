@@ -261,6 +261,10 @@ class Servers:
     def pids(self) -> list[int]:
         return [proc.pid for proc in self.procs]
 
+    def cpu_seconds(self) -> float:
+        """The server processes' CPU seconds so far, together: read before and after a phase."""
+        return sum(cpu_seconds(pid) for pid in self.pids())
+
     def log_tail(self, lines: int = 30) -> str:
         out = []
         for log in self.logs:

@@ -37,7 +37,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _servers import (  # noqa: E402
     POSTGRES_3,
     Servers,
-    cpu_seconds,
     machine,
     median,
     percentile,
@@ -119,10 +118,10 @@ async def spike(servers: Servers, offset: float, new_day: str, lines: dict, args
     print(f"# the spike begins in {wait:.1f} s", file=sys.stderr)
     if wait > 0:
         await asyncio.sleep(wait)
-    cpu_before = [cpu_seconds(pid) for pid in servers.pids()]
+    cpu_before = servers.cpu_seconds()
     go.set()
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.max_seconds)
-    cpu = sum(cpu_seconds(pid) for pid in servers.pids()) - sum(cpu_before)
+    cpu = servers.cpu_seconds() - cpu_before
     every = [t for times in stats.times.values() for t in times]
     elapsed = stats.last - stats.first
     return {

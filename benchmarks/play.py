@@ -53,7 +53,6 @@ from _servers import (  # noqa: E402
     POSTGRES_2,
     Servers,
     Setup,
-    cpu_seconds,
     machine,
     median,
     percentile,
@@ -330,13 +329,13 @@ async def one_run(
     else:
         tasks = [asyncio.create_task(play_rest(p, go, result)) for p in players]
     spies = profile_start(servers, args.profile, f"{transport}-{run}")
-    cpu_before = [cpu_seconds(pid) for pid in servers.pids()]
+    cpu_before = servers.cpu_seconds()
     client_before = self_cpu_seconds()
     began = time.perf_counter()
     go.set()
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.max_seconds)
     elapsed = time.perf_counter() - began
-    server_cpu = sum(cpu_seconds(pid) for pid in servers.pids()) - sum(cpu_before)
+    server_cpu = servers.cpu_seconds() - cpu_before
     client_cpu = self_cpu_seconds() - client_before
     profile_stop(spies)
     await asyncio.gather(*(p.client.aclose() for p in players if p.client is not None))

@@ -36,7 +36,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _servers import (  # noqa: E402
     POSTGRES_2,
     Servers,
-    cpu_seconds,
     machine,
     median,
     percentile,
@@ -212,7 +211,7 @@ async def bench(args: argparse.Namespace) -> None:
         )
         line = next(d["certificate"] for d in today if d["game"] == GAME)
         stats = Stats()
-        cpu_before = sum(cpu_seconds(p) for p in servers.pids())
+        cpu_before = servers.cpu_seconds()
         ready = asyncio.Barrier(args.races)
         began = time.perf_counter()
         await asyncio.gather(
@@ -222,7 +221,7 @@ async def bench(args: argparse.Namespace) -> None:
             )
         )
         wall = time.perf_counter() - began
-        cpu = sum(cpu_seconds(p) for p in servers.pids()) - cpu_before
+        cpu = servers.cpu_seconds() - cpu_before
         errors = servers.server_errors()
     lat = [x * 1000 for x in stats.latencies]
     print(f"# {machine()}")
