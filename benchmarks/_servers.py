@@ -160,7 +160,15 @@ class Servers:
 
     # -- database ---------------------------------------------------------------------------
 
+    def refuse_if_busy(self) -> None:
+        """Raise when any of this run's ports already answers: another run serves there, on
+        the database and Redis this run would drop and flush."""
+        busy = [url for url in self.urls if _port_answers(int(url.rsplit(":", 1)[1]))]
+        if busy:
+            raise RuntimeError(f"{', '.join(busy)} in use: another run serves there; wait for it")
+
     def prepare(self) -> None:
+        self.refuse_if_busy()  # before anything is dropped, whoever calls prepare()
         if self.setup.postgres:
             self.drop_database()
             _run(["createdb", "-h", PG_HOST, "-U", PG_USER, self.database])
@@ -298,9 +306,7 @@ class Servers:
     def __enter__(self) -> Servers:
         # Before the database is dropped and made again: a run already serving on these ports
         # (another benchmark on the same machine) keeps its database.
-        busy = [url for url in self.urls if _port_answers(int(url.rsplit(":", 1)[1]))]
-        if busy:
-            raise RuntimeError(f"{', '.join(busy)} in use: another run serves there; wait for it")
+        self.refuse_if_busy()
         try:
             if not self.quiet:
                 print(f"# preparing {self.setup.name} ...", file=sys.stderr, flush=True)

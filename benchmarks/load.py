@@ -2,7 +2,9 @@
 
 Run: `.venv/bin/python benchmarks/load.py [--players 300] [--moves 10] [--runs 1]`.
 
-The compose-like setup on loopback: PostgreSQL, Redis and three uvicorn processes. The servers'
+The compose-like setup on loopback: PostgreSQL, Redis and three uvicorn processes, on ports,
+a database (`patience_load`) and a redis-server of this benchmark's own (another benchmark may
+run beside it: it is slower, never wiped). The servers'
 game clock (games/clock.py) runs ahead so that it reads 23:59:<60 - lead> UTC once they are up
 (`CLOCK_OFFSET_SECONDS`, the same offset in every process; nothing else in the process is
 slowed); today's and tomorrow's dailies are scheduled first. `--faketime` moves the servers'
@@ -43,7 +45,11 @@ from _servers import (  # noqa: E402
     table,
 )
 
+from tests.support import RedisServer  # noqa: E402
+
 TIMEOUT = 60.0
+DATABASE = "patience_load"
+BASE_PORT = 18430
 
 
 class Stats:
@@ -145,7 +151,15 @@ async def bench(args: argparse.Namespace) -> tuple[list[dict], list[str]]:
     rows, verified = [], []
     for run in range(1, args.runs + 1):
         # Tomorrow's daily must exist before the servers' clock reaches it.
-        servers = Servers(POSTGRES_3, days=2, pool_size=args.pool_size)
+        redis = RedisServer().start()
+        servers = Servers(
+            POSTGRES_3,
+            base_port=args.port,
+            database=DATABASE,
+            redis_url=redis.url,
+            days=2,
+            pool_size=args.pool_size,
+        )
         today = dt.datetime.now(dt.UTC).date()
         new_day = (today + dt.timedelta(days=0 if args.no_faketime else 1)).isoformat()
         try:
@@ -178,7 +192,10 @@ async def bench(args: argparse.Namespace) -> tuple[list[dict], list[str]]:
                 f"run {run}: {out[-1]}" + (f" ({len(out) - 1} failures)" * (len(out) > 1))
             )
         finally:
-            servers.__exit__(None, None, None)
+            try:
+                servers.__exit__(None, None, None)
+            finally:
+                redis.stop()
     return rows, verified
 
 
@@ -206,6 +223,7 @@ def main() -> None:
     parser.add_argument("--lead", type=float, default=10, help="seconds before midnight")
     parser.add_argument("--startup", type=float, default=10, help="expected server start, s")
     parser.add_argument("--max-seconds", type=float, default=600)
+    parser.add_argument("--port", type=int, default=BASE_PORT, help="the first server's port")
     parser.add_argument("--pool-size", type=int, help="DATABASE_POOL_SIZE (default: settings')")
     parser.add_argument(
         "--no-faketime",
