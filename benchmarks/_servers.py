@@ -1,13 +1,15 @@
 """Shared harness of the load benchmarks (play.py, fanout.py, load.py): servers and statistics.
 
 `Servers(setup)` makes a fresh database (a SQLite file in a temporary folder for the embedded
-configuration, the `patience_bench` PostgreSQL database otherwise, or the one named by
-`database`), migrates it, schedules certified dailies, starts N uvicorn processes on
+configuration, a PostgreSQL database of its own otherwise, `patience_bench_<tag>`, or the one
+named by `database`), migrates it, schedules certified dailies, starts N uvicorn processes on
 consecutive ports and waits for `/healthz/`. Leaving the `with` block stops them (SIGTERM, then
 SIGKILL after a timeout) and drops the database, whatever happened. Only loopback: PostgreSQL
-and Redis on 127.0.0.1, Redis DB 5 (flushed before each start; no other DB is touched), or the
-Redis of `redis_url` (a redis-server of the benchmark's own). `kill(i)` and `start_one(i)` end
-one process at once (SIGKILL) and start it again on its port.
+and Redis on 127.0.0.1, Redis DB 5 (no other DB is touched), or the Redis of `redis_url` (a
+redis-server of the benchmark's own). Each instance has its own tag, so two benchmarks on one
+machine never share a database or a Redis key: the servers' keys start with `bench<tag>`, and
+only those (and the task queues nobody consumes here) are deleted at the end. `kill(i)` and
+`start_one(i)` end one process at once (SIGKILL) and start it again on its port.
 """
 
 from __future__ import annotations
@@ -34,8 +36,6 @@ PG_USER = "postgres"
 BENCH_DB = "patience_bench"
 REDIS_DB = 5
 REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
-#: The servers' REDIS_KEY_PREFIX: the start of every key and channel group they keep in Redis.
-REDIS_KEY_PREFIX = "bench"
 GAMES = ("munger", "masterpiece")
 #: An endpoint of the benchmark servers only (benchmarks/_urls.py): an empty Django request.
 EMPTY_PATH = "/api/bench/empty/"
@@ -69,9 +69,23 @@ def _run(cmd: list[str], env: dict[str, str] | None = None, timeout: float = 300
     return done.stdout
 
 
-def redis_flush(url: str = REDIS_URL) -> None:
-    """Empty the benchmark's own Redis database (DB 5 of the shared Redis, or `url`) only."""
-    _run(["redis-cli", "-u", url, "FLUSHDB"], timeout=10)
+#: Keys the servers' Celery client leaves in Redis (queued tasks no worker here takes).
+CELERY_KEYS = ("celery", "solve", "_kombu.*", "celery-task-meta-*", "unacked*")
+
+
+def redis_forget(url: str, prefix: str) -> None:
+    """Delete a run's keys from its Redis database: those that start with `prefix`, and the
+    task queues (no benchmark runs a worker on the shared Redis; soak has its own)."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    try:
+        for pattern in (f"{prefix}*", *CELERY_KEYS):
+            keys = list(client.scan_iter(match=pattern, count=1000))
+            for at in range(0, len(keys), 1000):
+                client.delete(*keys[at : at + 1000])
+    finally:
+        client.close()
 
 
 def _port_answers(port: int) -> bool:
@@ -94,11 +108,15 @@ class Servers:
         pool_size: int | None = None,
         quiet: bool = False,
         extra_env: dict[str, str] | None = None,
-        database: str = BENCH_DB,
+        database: str | None = None,
         redis_url: str = REDIS_URL,
     ) -> None:
         self.setup = setup
-        self.database = database
+        #: This instance's own: its database's and its Redis keys' names carry it.
+        self.tag = secrets.token_hex(4)
+        self.database = database or f"{BENCH_DB}_{self.tag}"
+        #: The servers' REDIS_KEY_PREFIX: the start of every key and channel group they keep.
+        self.key_prefix = f"bench{self.tag}"
         self.redis_url = redis_url
         self.extra_env = extra_env or {}
         self.base_port = base_port
@@ -138,7 +156,7 @@ class Servers:
         if self.setup.postgres:
             env["DATABASE_URL"] = self.database_url
             env["REDIS_URL"] = self.redis_url
-            env["REDIS_KEY_PREFIX"] = REDIS_KEY_PREFIX
+            env["REDIS_KEY_PREFIX"] = self.key_prefix
         else:
             env["SQLITE_PATH"] = str(Path(self.tmp.name) / "bench.sqlite3")
         if self.pool_size:
@@ -172,7 +190,7 @@ class Servers:
         if self.setup.postgres:
             self.drop_database()
             _run(["createdb", "-h", PG_HOST, "-U", PG_USER, self.database])
-            redis_flush(self.redis_url)
+            redis_forget(self.redis_url, self.key_prefix)
         self.manage("migrate", "--noinput", "-v", "0")
         self.manage("schedule_dailies", "--days", str(self.days), "--candidates", "2")
 
@@ -331,7 +349,7 @@ class Servers:
             try:
                 self.drop_database()
                 if self.setup.postgres:
-                    redis_flush(self.redis_url)
+                    redis_forget(self.redis_url, self.key_prefix)
             finally:
                 self.tmp.cleanup()
 

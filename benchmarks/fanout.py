@@ -58,7 +58,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _servers import (  # noqa: E402
     POSTGRES_2,
-    REDIS_KEY_PREFIX,
     REDIS_URL,
     Servers,
     machine,
@@ -396,7 +395,7 @@ async def _last_event(servers: Servers, daily: dict) -> dict:
 
     client = aioredis.Redis.from_url(REDIS_URL)
     try:
-        raw = await client.lindex(f"{REDIS_KEY_PREFIX}:live:daily:{daily['id']}:log", -1)
+        raw = await client.lindex(f"{servers.key_prefix}:live:daily:{daily['id']}:log", -1)
     finally:
         await client.aclose()
     if not raw:  # the bare layer's payload would be empty: a comparison of nothing
