@@ -354,6 +354,39 @@ class Servers:
                 self.tmp.cleanup()
 
 
+# -- profiles ---------------------------------------------------------------------------------
+
+
+def profile_start(
+    servers: Servers, folder: str | None, label: str
+) -> list[subprocess.Popen[bytes]]:
+    """py-spy (raw collapsed stacks, one file per server process, samples holding the GIL) until
+    `profile_stop`; nothing without a folder."""
+    if not folder:
+        return []
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    spy = str(Path(PYTHON).with_name("py-spy"))
+    return [
+        subprocess.Popen(
+            [spy, "record", "--pid", str(pid), "--rate", "100", "--format", "raw", "--gil"]
+            + ["--output", f"{folder}/{label}-server{i}.txt", "--nonblocking"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for i, pid in enumerate(servers.pids())
+    ]
+
+
+def profile_stop(spies: list[subprocess.Popen[bytes]]) -> None:
+    for spy in spies:
+        spy.send_signal(signal.SIGINT)
+    for spy in spies:
+        try:
+            spy.wait(30)
+        except subprocess.TimeoutExpired:
+            spy.kill()
+
+
 # -- statistics -------------------------------------------------------------------------------
 
 

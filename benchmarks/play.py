@@ -34,8 +34,6 @@ import argparse
 import asyncio
 import json
 import random
-import signal
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -56,6 +54,8 @@ from _servers import (  # noqa: E402
     machine,
     median,
     percentile,
+    profile_start,
+    profile_stop,
     self_cpu_seconds,
     table,
 )
@@ -250,33 +250,6 @@ async def play_socket(
                 player.seq += 1
     except (OSError, TimeoutError, Exception) as exc:  # disconnects, refusals, timeouts
         result.errors.append(f"socket {type(exc).__name__}: {str(exc)[:60]}")
-
-
-def profile_start(servers: Servers, folder: str | None, label: str) -> list:
-    """py-spy (collapsed stacks, one file per server process) while the moves run."""
-    if not folder:
-        return []
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    spy = str(Path(sys.executable).with_name("py-spy"))
-    return [
-        subprocess.Popen(
-            [spy, "record", "--pid", str(pid), "--rate", "100", "--format", "raw", "--gil"]
-            + ["--output", f"{folder}/{label}-server{i}.txt", "--nonblocking"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for i, pid in enumerate(servers.pids())
-    ]
-
-
-def profile_stop(spies: list) -> None:
-    for spy in spies:
-        spy.send_signal(signal.SIGINT)
-    for spy in spies:
-        try:
-            spy.wait(30)
-        except subprocess.TimeoutExpired:
-            spy.kill()
 
 
 async def one_run(

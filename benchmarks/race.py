@@ -11,7 +11,13 @@ and plays the deal's certificate, one move a second from a random offset. Measur
   that player at n moves (all clients are in this one process: one clock);
 - gaps: versions a race socket skipped (the version of an event more than one past the last);
 - errors: HTTP answers other than 2xx, socket error messages, sockets closed under a player,
-  server log errors.
+  server log errors;
+- the servers' CPU per move, against a plain socket move in the same run: first the same
+  players (the same guests, spread over the processes the same way) play the same deal for the
+  same time at the same pace in practice (`POST /api/practice/` with the deal's seed: no race,
+  no race socket), then the races are made and played. Each phase's server CPU (both processes,
+  from /proc) is read from the moment every player is ready to play until the last socket is
+  done, and divided by that phase's moves. `--profile DIR` records py-spy over each phase.
 
     .venv/bin/python benchmarks/race.py --races 250 --players 4 --seconds 30
 """
@@ -39,11 +45,15 @@ from _servers import (  # noqa: E402
     machine,
     median,
     percentile,
+    profile_start,
+    profile_stop,
     table,
 )
 
 TIMEOUT = 30.0
 GAME = "masterpiece"
+#: Requests of the setup (guests, attempts, races) in flight at once.
+SETUP_AT_ONCE = 50
 
 
 @dataclass
@@ -146,36 +156,73 @@ async def play(racer: Racer, line: list[str], stats: Stats, end: float) -> None:
         stats.errors.append(f"play socket: {type(exc).__name__}")
 
 
+class Phase:
+    """The moment every player of a phase is ready to play, and the servers' CPU from then:
+    each player waits at `ready()`; the last to come reads the CPU and lets everyone go."""
+
+    def __init__(self, servers: Servers, players: int, profile: str | None, label: str) -> None:
+        self.servers, self.players, self.profile, self.label = servers, players, profile, label
+        self.arrived = 0
+        self.go = asyncio.Event()
+        self.cpu_before = float("nan")
+        self.spies: list = []
+
+    async def ready(self) -> None:
+        self.arrived += 1
+        if self.arrived == self.players:
+            self.spies = profile_start(self.servers, self.profile, self.label)
+            self.cpu_before = self.servers.cpu_seconds()
+            self.go.set()
+        await self.go.wait()
+
+    def done(self) -> float:
+        """The servers' CPU seconds since every player was ready."""
+        cpu = self.servers.cpu_seconds() - self.cpu_before
+        profile_stop(self.spies)
+        return cpu
+
+
+async def practice(
+    racer: Racer,
+    seed: int,
+    line: list[str],
+    stats: Stats,
+    seconds: float,
+    phase: Phase,
+    gate: asyncio.Semaphore,
+) -> None:
+    """The plain phase of one player: a practice of the deal (no race), played as a race is."""
+    async with gate:
+        state = await call(racer, "/api/practice/", stats, {"game": GAME, "seed": seed})
+    if state is not None:
+        racer.attempt = state["id"]
+    await phase.ready()
+    if state is not None:
+        await play(racer, line, stats, time.perf_counter() + seconds)
+
+
 async def race(
-    urls: list[str],
-    index: int,
-    players: int,
+    racers: list[Racer],
     date: str,
     line: list[str],
     stats: Stats,
     seconds: float,
-    ready: asyncio.Barrier,
+    made: asyncio.Barrier,
+    phase: Phase,
+    gate: asyncio.Semaphore,
 ) -> None:
-    racers = [
-        Racer(
-            urls[(index * players + i) % len(urls)],
-            httpx.AsyncClient(base_url=urls[(index * players + i) % len(urls)], timeout=TIMEOUT),
+    async with gate:
+        answer = await call(
+            racers[0], "/api/races/", stats, {"game": GAME, "date": date, "capacity": len(racers)}
         )
-        for i in range(players)
-    ]
-    try:
-        made = await call(
-            racers[0], "/api/races/", stats, {"game": GAME, "date": date, "capacity": players}
-        )
-        code = made["code"] if made else None
+        code = answer["code"] if answer else None
         for racer in racers[1:]:
             if code:
                 await call(racer, f"/api/races/{code}/join/", stats)
-        await ready.wait()
-        if code is None:
-            return
-        started = await call(racers[0], f"/api/races/{code}/start/", stats)
-        if started is None:
+    await made.wait()
+    playing = False
+    try:
+        if code is None or await call(racers[0], f"/api/races/{code}/start/", stats) is None:
             return
         await asyncio.sleep(5.2)  # the countdown
         for racer in racers:
@@ -187,43 +234,93 @@ async def race(
         names = [r["name"] for r in view["racers"]]
         for racer, name in zip(racers, names, strict=True):
             racer.name = name
-        end = time.perf_counter() + seconds
-        await asyncio.gather(
-            *(watch(r, code, [o for o in racers if o is not r], stats, end + 3) for r in racers),
-            *(play(r, line, stats, end) for r in racers),
-        )
+        playing = True
     finally:
-        for racer in racers:
-            await racer.client.aclose()
+        await phase.ready()  # every race waits for all (one that failed goes on at once)
+    if not playing or code is None:
+        return
+    for racer in racers:
+        racer.sent = {}  # the plain phase's moves are not this race's
+    end = time.perf_counter() + seconds
+    await asyncio.gather(
+        *(watch(r, code, [o for o in racers if o is not r], stats, end + 3) for r in racers),
+        *(play(r, line, stats, end) for r in racers),
+    )
+
+
+def cpu_row(
+    label: str, stats: Stats, seconds: float, cpu: float, plain: float | None
+) -> list[object]:
+    """A phase's moves and its servers' CPU per move (and against a plain move's)."""
+    per_move = cpu / stats.moves * 1000 if stats.moves else float("nan")
+    ratio = f"{per_move / plain:.2f}x" if plain else "-"
+    return [
+        label,
+        stats.moves,
+        f"{stats.moves / seconds:.0f}",
+        f"{median(stats.round_trips) * 1000:.0f}",
+        f"{cpu:.1f}",
+        f"{per_move:.2f}",
+        ratio,
+    ]
 
 
 async def bench(args: argparse.Namespace) -> None:
     with Servers(POSTGRES_2, base_port=args.port) as servers:
         today = servers.dailies()
-        past = servers.django(
+        past, seed = servers.django(
             "import datetime as dt\n"
             "from games import clock\n"
             "from games.models import DailyChallenge\n"
             f"d = DailyChallenge.objects.get(game='{GAME}', date=clock.today())\n"
             "p = DailyChallenge.objects.create(game=d.game, date=d.date - dt.timedelta(days=2),"
             " deal=d.deal)\n"
-            "print(json.dumps(p.date.isoformat()))"
+            "print(json.dumps([p.date.isoformat(), int(d.deal.seed)]))"
         )
         line = next(d["certificate"] for d in today if d["game"] == GAME)
-        stats = Stats()
-        cpu_before = servers.cpu_seconds()
-        ready = asyncio.Barrier(args.races)
-        began = time.perf_counter()
-        await asyncio.gather(
-            *(
-                race(servers.urls, i, args.players, past, line, stats, args.seconds, ready)
-                for i in range(args.races)
+        urls = servers.urls
+        players = args.races * args.players
+        racers = [
+            Racer(
+                urls[i % len(urls)],
+                httpx.AsyncClient(base_url=urls[i % len(urls)], timeout=TIMEOUT),
             )
-        )
-        wall = time.perf_counter() - began
-        cpu = servers.cpu_seconds() - cpu_before
+            for i in range(players)
+        ]
+        gate = asyncio.Semaphore(SETUP_AT_ONCE)
+        plain, raced = Stats(), Stats()
+        try:
+            plain_cpu = float("nan")
+            if not args.no_plain:
+                phase = Phase(servers, players, args.profile, "plain")
+                await asyncio.gather(
+                    *(practice(r, seed, line, plain, args.seconds, phase, gate) for r in racers)
+                )
+                plain_cpu = phase.done()
+            phase = Phase(servers, args.races, args.profile, "race")
+            began = time.perf_counter()
+            await asyncio.gather(
+                *(
+                    race(
+                        racers[i * args.players : (i + 1) * args.players],
+                        past,
+                        line,
+                        raced,
+                        args.seconds,
+                        made,
+                        phase,
+                        gate,
+                    )
+                    for made in [asyncio.Barrier(args.races)]
+                    for i in range(args.races)
+                )
+            )
+            race_cpu = phase.done()
+            wall = time.perf_counter() - began
+        finally:
+            await asyncio.gather(*(r.client.aclose() for r in racers))
         errors = servers.server_errors()
-    lat = [x * 1000 for x in stats.latencies]
+    lat = [x * 1000 for x in raced.latencies]
     print(f"# {machine()}")
     print(
         f"# {args.races} races x {args.players} players, {args.seconds:g} s of play, "
@@ -250,29 +347,36 @@ async def bench(args: argparse.Namespace) -> None:
             [
                 [
                     args.races,
-                    args.races * args.players,
-                    stats.moves,
-                    f"{stats.moves / args.seconds:.0f}",
-                    f"{median(stats.round_trips) * 1000:.0f}",
-                    stats.events,
+                    players,
+                    raced.moves,
+                    f"{raced.moves / args.seconds:.0f}",
+                    f"{median(raced.round_trips) * 1000:.0f}",
+                    raced.events,
                     len(lat),
                     f"{median(lat):.0f}",
                     f"{percentile(lat, 95):.0f}",
                     f"{percentile(lat, 99):.0f}",
-                    stats.gaps,
-                    len(stats.errors),
+                    raced.gaps,
+                    len(raced.errors),
                     errors,
-                    f"{cpu:.0f}",
+                    f"{race_cpu:.0f}",
                 ]
             ],
         )
     )
-    if stats.errors:
-        kinds: dict[str, int] = {}
-        for e in stats.errors:
-            kinds[e] = kinds.get(e, 0) + 1
-        print(f"# errors: {kinds}")
-    print(f"# wall {wall:.0f} s")
+    print()
+    plain_ms = plain_cpu / plain.moves * 1000 if plain.moves else None
+    rows = [] if args.no_plain else [cpu_row("plain", plain, args.seconds, plain_cpu, None)]
+    rows.append(cpu_row("race", raced, args.seconds, race_cpu, plain_ms))
+    header = ["phase", "moves", "moves/s", "move p50 ms", "server CPU s", "CPU ms/move", "/ plain"]
+    print(table(header, rows))
+    for label, stats in (("plain", plain), ("race", raced)):
+        if stats.errors:
+            kinds: dict[str, int] = {}
+            for e in stats.errors:
+                kinds[e] = kinds.get(e, 0) + 1
+            print(f"# {label} errors: {kinds}")
+    print(f"# race phase wall {wall:.0f} s")
 
 
 def main() -> None:
@@ -281,6 +385,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=30.0, help="of play, per player")
     parser.add_argument("--port", type=int, default=18460, help="the first server's port")
+    parser.add_argument(
+        "--no-plain", action="store_true", help="skip the plain phase (no CPU to compare with)"
+    )
+    parser.add_argument("--profile", metavar="DIR", help="py-spy the servers into DIR")
     asyncio.run(bench(parser.parse_args()))
 
 
