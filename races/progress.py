@@ -17,11 +17,11 @@ starts none) updates in the caller's thread.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from channels.db import database_sync_to_async
 
+from games.loop_task import LoopTask
 from races import services
 
 logger = logging.getLogger(__name__)
@@ -33,46 +33,12 @@ Update = tuple[int, int | None, list[dict[str, object]] | None]
 #: How long the server's stop waits for the updates still queued (a race's end among them).
 STOP_SECONDS = 10.0
 
-_loop: asyncio.AbstractEventLoop | None = None
-_queue: asyncio.Queue[Update] | None = None
-_task: asyncio.Task[None] | None = None
-
 
 def submit(attempt_id: int, seq: int | None, foundations: list[dict[str, object]] | None) -> None:
     """Hand an attempt's move (or end) to this process's updater; at once, in this thread, when
     none runs. Never waits for the update itself."""
-    loop, queue = _loop, _queue
-    if loop is not None and queue is not None and not loop.is_closed():
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: update here
-            loop.call_soon_threadsafe(queue.put_nowait, (attempt_id, seq, foundations))
-            return
-    services.racer_progress(attempt_id=attempt_id, seq=seq, foundations=foundations)
-
-
-def updater_start() -> None:
-    """Start this process's updater in the running event loop, unless it runs there already."""
-    global _loop, _queue, _task
-    loop = asyncio.get_running_loop()
-    if _task is None or _task.done() or _task.get_loop() is not loop:
-        _queue = asyncio.Queue()
-        _loop = loop
-        _task = loop.create_task(_update_forever(_queue), name="race updater")
-
-
-async def updater_stop() -> None:
-    """Stop this process's updater once the updates it holds are done (at most `STOP_SECONDS`);
-    what comes after is updated in the caller's thread."""
-    global _loop, _queue, _task
-    task, queue = _task, _queue
-    _loop, _queue, _task = None, None, None
-    if task is None or queue is None:
-        return
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(STOP_SECONDS):
-            await queue.join()
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    if not updater.hand(lambda queue: queue.put_nowait((attempt_id, seq, foundations))):
+        services.racer_progress(attempt_id=attempt_id, seq=seq, foundations=foundations)
 
 
 def merged(updates: list[Update]) -> list[Update]:
@@ -106,3 +72,15 @@ async def _update_forever(queue: asyncio.Queue[Update]) -> None:
         finally:
             for _ in updates:
                 queue.task_done()
+
+
+#: This process's updater: one task of the server's event loop, from its start to its stop
+#: (realtime/lifespan.py); at the stop it finishes the updates it holds (at most
+#: `STOP_SECONDS`), and what comes after is updated in the caller's thread.
+updater: LoopTask[asyncio.Queue[Update]] = LoopTask(
+    "race updater",
+    asyncio.Queue,
+    _update_forever,
+    drain=asyncio.Queue.join,
+    drain_seconds=STOP_SECONDS,
+)

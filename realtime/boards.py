@@ -36,6 +36,7 @@ from channels.layers import get_channel_layer
 
 from games import redis_client
 from games import selectors as games_selectors
+from games.loop_task import LoopTask
 from games.models import Attempt, DailyChallenge
 
 logger = logging.getLogger(__name__)
@@ -271,41 +272,10 @@ def group_message(event: dict[str, Any]) -> dict[str, Any]:
     return {"type": "daily.event", "version": int(event["version"]), "text": text}
 
 
-_flusher: asyncio.Task[None] | None = None
-#: Set (from any thread, through the flusher's loop) when this process marks a change.
-_wake: asyncio.Event | None = None
-_flusher_loop: asyncio.AbstractEventLoop | None = None
-
-
-def flusher_start() -> None:
-    """Start this process's flusher in the running event loop, unless it runs there already:
-    at the server's start (realtime/lifespan.py), or in a test that watches boards."""
-    global _flusher, _wake, _flusher_loop
-    loop = asyncio.get_running_loop()
-    if _flusher is None or _flusher.done() or _flusher.get_loop() is not loop:
-        _wake = asyncio.Event()
-        _flusher_loop = loop
-        _flusher = loop.create_task(_flush_forever(_wake), name="live boards flusher")
-
-
-async def flusher_stop() -> None:
-    """Stop this process's flusher (at the server's stop)."""
-    global _flusher, _wake, _flusher_loop
-    flusher, _flusher, _wake, _flusher_loop = _flusher, None, None, None
-    if flusher is not None and not flusher.done():
-        flusher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await flusher
-
-
 def _nudge() -> None:
     """Wake this process's flusher (a change was marked here): a board that was quiet gets
     its event at once instead of at the end of a window."""
-    loop, wake = _flusher_loop, _wake
-    if loop is None or wake is None or loop.is_closed():
-        return
-    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-        loop.call_soon_threadsafe(wake.set)
+    flusher.hand(asyncio.Event.set)
 
 
 async def _flush_forever(wake: asyncio.Event) -> None:
@@ -348,6 +318,11 @@ async def flush_once() -> int:
             await layer.group_send(daily_group(daily_id), group_message(event))
             sent += 1
     return sent
+
+
+#: This process's flusher: one task of the server's event loop, from its start to its stop
+#: (realtime/lifespan.py), or of a test's loop that watches boards; woken through its event.
+flusher: LoopTask[asyncio.Event] = LoopTask("live boards flusher", asyncio.Event, _flush_forever)
 
 
 # -- the listener ------------------------------------------------------------------------------

@@ -29,11 +29,11 @@ async def lifespan(
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
-            boards.flusher_start()
-            progress.updater_start()
+            boards.flusher.start()
+            progress.updater.start()
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
-            await boards.flusher_stop()
-            await progress.updater_stop()
+            await boards.flusher.stop()
+            await progress.updater.stop()
             await send({"type": "lifespan.shutdown.complete"})
             return

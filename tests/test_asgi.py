@@ -38,12 +38,12 @@ async def test_the_lifespan_runs_the_live_boards_flusher_from_start_to_stop():
     server = ApplicationCommunicator(asgi_application(), {"type": "lifespan"})
     await server.send_input({"type": "lifespan.startup"})
     assert (await server.receive_output(5))["type"] == "lifespan.startup.complete"
-    running = boards._flusher
+    running = boards.flusher.task
     assert running is not None and not running.done()
 
     await server.send_input({"type": "lifespan.shutdown"})
     assert (await server.receive_output(5))["type"] == "lifespan.shutdown.complete"
-    assert running.done() and boards._flusher is None
+    assert running.done() and boards.flusher.task is None
 
 
 @pytest.mark.django_db(transaction=True)

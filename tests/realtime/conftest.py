@@ -74,9 +74,9 @@ async def flusher():
     """This test's event loop runs the live boards' flusher, as a server's lifespan does."""
     from realtime import boards
 
-    boards.flusher_start()
+    boards.flusher.start()
     yield
-    await boards.flusher_stop()
+    await boards.flusher.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -23,9 +23,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 async def updater():
     """This test's event loop runs the race updater, as a server's lifespan does."""
-    progress.updater_start()
+    progress.updater.start()
     yield
-    await progress.updater_stop()
+    await progress.updater.stop()
 
 
 @database_sync_to_async
@@ -59,7 +59,7 @@ async def test_the_move_is_answered_while_the_race_update_still_runs(updater, mo
     state = await play(attempt_id=attempt_id, player=player, seq=1, move=line[1])
     assert state.attempt.move_count == 2 and seen == []
     release.set()
-    await progress.updater_stop()  # finishes what it holds
+    await progress.updater.stop()  # finishes what it holds
     assert seen == [(attempt_id, 0), (attempt_id, 1)]
 
 
