@@ -61,6 +61,11 @@ class FoundationSerializer(serializers.Serializer):
 
 
 class RacerSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The racer, as the race socket's progress names them.")
+    version = serializers.IntegerField(
+        help_text="The racer's own version: one more with each write of their progress (the "
+        "race socket's progress messages carry it; the higher one is the newer)."
+    )
     name = serializers.CharField()
     maker = serializers.BooleanField()
     host = serializers.BooleanField(help_text="May start the race (the maker, while present).")
@@ -97,7 +102,10 @@ class YouSerializer(serializers.Serializer):
 
 class RaceSerializer(serializers.Serializer):
     code = serializers.CharField()
-    version = serializers.IntegerField(help_text="The version of the race's live events.")
+    version = serializers.IntegerField(
+        help_text="The version of the race's changes (a racer's moves are not changes of the "
+        "race: each racer has a version of their own)."
+    )
     game = serializers.ChoiceField(choices=GameName.choices)
     status = serializers.ChoiceField(choices=Race.Status.choices)
     capacity = serializers.IntegerField()

@@ -5,7 +5,10 @@ A race is found by its code (`/challenge/<code>/`). Its racers join in its lobby
 and once it starts each plays an attempt of their own, practice as far as the boards are
 concerned (`Attempt.ranked` false: a race never ranks on a daily's board); `Racer.attempt`
 links the attempt to its race (`attempt.racer`). `Race.version` grows by one with every change
-anyone can see, in the transaction that makes it: the versions of the race's live events.
+of the race (the lobby, the start, an attempt, a finish, a leave, the rematch), in the
+transaction that makes it: the versions of the race's whole-view events. A racer's moves change
+only their own row: `Racer.version` grows by one with each write of their progress, the version
+of their progress events (docs/realtime.md, "Versions, order and what may be lost").
 """
 
 from __future__ import annotations
@@ -87,6 +90,16 @@ class Racer(models.Model):
         default=list,
         blank=True,
         help_text="The racer's foundations as last played: [{suit, top, count}].",
+    )
+    moves = models.PositiveIntegerField(
+        default=0,
+        help_text="How many of the attempt's moves `foundations` is after: an older move's "
+        "progress, come late, is not written over it.",
+    )
+    version = models.PositiveIntegerField(
+        default=0,
+        help_text="The racer's own version: one more with every write of their progress (the "
+        "version of their progress events).",
     )
     held_reasons = models.JSONField(
         default=list,

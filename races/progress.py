@@ -1,16 +1,22 @@
 """A racer's progress, off the move's path.
 
 After commit, a move of a racer's attempt says so (`games.signals.move_played`, carrying the
-attempt's id, the move's seq and the foundations as they now stand), and so does its end. The
-race's update that follows (the racer's row, the race's row locked, its next version, the view
-built for its event: `services.racer_progress`) is database work a move must not wait for:
-under a server, the play socket's moves run on the process's one database thread, and every
-socket of the process would wait with it. So the receivers only hand the attempt to this
-process's updater (`submit`): an asyncio task of the server's event loop, started and stopped
-with the server (realtime/lifespan.py), that runs the updates in a thread of their own, one
-after another, each sending `race_changed` with its version after its commit. The moves of one
-attempt that waited together make one update (their latest figures; the race's view reads the
-rest as committed). A process with no updater running (a management command, a test that
+attempt's id, its standing as committed and the foundations as they now stand), and so does its
+end. What follows is database work a move must not wait for: under a server, the play socket's
+moves run on the process's one database thread, and every socket of the process would wait
+with it. So the receivers only hand the attempt to this process's updater (`submit`): a task
+of the server's event loop, started and stopped with the server (realtime/lifespan.py), that
+runs the updates in a thread of its own, taking at once whatever was handed to it meanwhile
+(a quiet race's update goes out at once; under load one hand-off serves many), each sending its
+event after its commit:
+
+- a move: `services.racer_moved`, one statement on the racer's own row (the picture of their
+  foundations, their next version), then `racer_progressed` with their figures alone;
+- an end: `services.racer_finished`, a change of the race (fair play, maybe the race's end),
+  then `race_changed` with the whole view.
+
+The moves of one attempt that waited together make one update (the latest); an end among them
+makes the end's alone. A process with no updater running (a management command, a test that
 starts none) updates in the caller's thread.
 """
 
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 
@@ -26,37 +33,59 @@ from races import services
 
 logger = logging.getLogger(__name__)
 
-#: What the updater is handed: (attempt id, the move's seq, the foundations after it); seq and
-#: foundations are None for an attempt's end (the update reads them as committed).
-Update = tuple[int, int | None, list[dict[str, object]] | None]
-
 #: How long the server's stop waits for the updates still queued (a race's end among them).
 STOP_SECONDS = 10.0
 
 
-def submit(attempt_id: int, seq: int | None, foundations: list[dict[str, object]] | None) -> None:
+@dataclass(frozen=True)
+class Update:
+    """What the updater is handed: an attempt's move (its figures after it), or its end
+    (`moves` None: the update reads the attempt as committed)."""
+
+    attempt_id: int
+    moves: int | None = None
+    foundation_cards: int = 0
+    seconds: float = 0.0
+    foundations: tuple[dict[str, object], ...] = ()
+
+    def run(self) -> bool:
+        if self.moves is None:
+            return services.racer_finished(attempt_id=self.attempt_id)
+        return services.racer_moved(
+            attempt_id=self.attempt_id,
+            moves=self.moves,
+            foundation_cards=self.foundation_cards,
+            seconds=self.seconds,
+            foundations=list(self.foundations),
+        )
+
+
+def submit(update: Update) -> None:
     """Hand an attempt's move (or end) to this process's updater; at once, in this thread, when
     none runs. Never waits for the update itself."""
-    if not updater.hand(lambda queue: queue.put_nowait((attempt_id, seq, foundations))):
-        services.racer_progress(attempt_id=attempt_id, seq=seq, foundations=foundations)
+    if not updater.hand(lambda queue: queue.put_nowait(update)):
+        update.run()
 
 
 def merged(updates: list[Update]) -> list[Update]:
-    """One update per attempt, in the order each attempt first came: its latest figures, or
-    none (read as committed) when its end is among them."""
+    """One update per attempt, in the order each attempt first came: its end when the end is
+    among them, else its latest move."""
     latest: dict[int, Update] = {}
-    for attempt_id, seq, foundations in updates:
-        ended = attempt_id in latest and latest[attempt_id][1] is None
-        latest[attempt_id] = (attempt_id, None, None) if ended else (attempt_id, seq, foundations)
+    for update in updates:
+        held = latest.get(update.attempt_id)
+        if held is None or (
+            held.moves is not None and (update.moves is None or update.moves > held.moves)
+        ):
+            latest[update.attempt_id] = update
     return list(latest.values())
 
 
 def _update(updates: list[Update]) -> None:
-    for attempt_id, seq, foundations in merged(updates):
+    for update in merged(updates):
         try:
-            services.racer_progress(attempt_id=attempt_id, seq=seq, foundations=foundations)
+            update.run()
         except Exception:  # one failed update must not stop the others
-            logger.exception("race update of attempt %s failed", attempt_id)
+            logger.exception("race update of attempt %s failed", update.attempt_id)
 
 
 async def _update_forever(queue: asyncio.Queue[Update]) -> None:

@@ -17,18 +17,25 @@ from races import progress
 def on_move(
     sender: Any,
     attempt_id: int,
+    standing: Standing,
+    foundations: list[dict[str, object]],
     daily_id: int | None = None,
-    seq: int | None = None,
-    standing: Standing | None = None,
-    foundations: list[dict[str, object]] | None = None,
     **_: Any,
 ) -> None:
-    if daily_id is not None or (standing is not None and standing.won):
+    if daily_id is not None or standing.won:
         return  # no race's; after a win, `attempt_finished` follows
-    progress.submit(attempt_id, seq, foundations)
+    progress.submit(
+        progress.Update(
+            attempt_id,
+            moves=standing.move_count,
+            foundation_cards=standing.foundation_cards,
+            seconds=standing.seconds,
+            foundations=tuple(foundations),
+        )
+    )
 
 
 @receiver(signals.attempt_finished, dispatch_uid="races.attempt_finished")
 def on_end(sender: Any, attempt_id: int, daily_id: int | None = None, **_: Any) -> None:
     if daily_id is None:
-        progress.submit(attempt_id, None, None)
+        progress.submit(progress.Update(attempt_id))

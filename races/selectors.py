@@ -150,9 +150,10 @@ def results(racers: list[Racer]) -> list[dict[str, Any]]:
 
 
 def race_public(race: Race) -> dict[str, Any]:
-    """What anyone with the link sees of a race, and what each live event carries: the lobby,
-    each racer's progress (moves, cards on the foundations and their picture: never a card of
-    their table) and the results. No deal before the race starts."""
+    """What anyone with the link sees of a race, and what each whole-view event carries: the
+    lobby, each racer's progress (moves, cards on the foundations and their picture: never a
+    card of their table) at the racer's own version (`Racer.version`, that of their progress
+    events) and the results. No deal before the race starts."""
     racers = list(racers_of(race))
     host = host_of(race, racers)
     rematch = (
@@ -173,6 +174,8 @@ def race_public(race: Race) -> dict[str, Any]:
         "finished_at": race.finished_at.isoformat() if race.finished_at else None,
         "racers": [
             {
+                "id": r.pk,
+                "version": r.version,
                 "name": r.player.display_name,
                 "maker": r.player_id == race.maker_id,
                 "host": host is not None and r.pk == host.pk,
@@ -242,6 +245,8 @@ def race_replays(*, race: Race, player: Player | None) -> list[dict[str, Any]]:
         start, steps = line_positions(attempt.game, attempt.deal_string, attempt.moves)
         replays.append(
             {
+                "id": r.pk,
+                "version": r.version,
                 "name": r.player.display_name,
                 "status": racer_status(r),
                 "moves": attempt.move_count,

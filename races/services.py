@@ -1,17 +1,20 @@
 """Writes of races (docs/api.md, "Races"): making one, joining, leaving, getting ready, starting,
 each racer's attempt, their progress as they play, and the rematch.
 
-Every write locks the race's row, changes what it changes, gives the race its next version
-and, after commit, sends `race_changed` with the race's public view at that version
-(`races.selectors.race_public`): the live side sends it on as it is.
+Every change of the race locks the race's row, changes what it changes, gives the race its
+next version and, after commit, sends `race_changed` with the race's public view at that version
+(`races.selectors.race_public`): the live side sends it on as it is. A racer's move is not a
+change of the race: it writes the racer's own row and their own next version, and after commit
+sends `racer_progressed` with that racer's figures alone (`racer_moved`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import random
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 
 from games import clock, fairplay, services
 from games.errors import Conflict, Forbidden, Malformed, ServiceError
@@ -22,7 +25,7 @@ from games.state import position
 from races import selectors
 from races.codes import code_new
 from races.models import COUNTDOWN_SECONDS, LIFETIME, RACERS_MAX, RACERS_MIN, Race, Racer
-from races.signals import race_changed
+from races.signals import race_changed, racer_progressed
 
 
 class Gone(ServiceError):
@@ -319,18 +322,68 @@ def picture(foundations: list[dict[str, object]]) -> list[dict[str, object]]:
     return [{"suit": f["suit"], "top": f["top"], "count": f["count"]} for f in foundations]
 
 
-def racer_progress(
+@functools.cache
+def _moved_sql(vendor: str) -> str:
+    """`racer_moved`'s one statement, in the SQL of the database (quoted by its vendor's rules:
+    PostgreSQL and SQLite both take RETURNING)."""
+    quote = connection.ops.quote_name
+    meta = Racer._meta
+
+    def column(name: str) -> str:
+        return str(quote(meta.get_field(name).column))
+
+    version = column("version")
+    return (
+        f"UPDATE {quote(meta.db_table)} SET {column('foundations')} = %s, {column('moves')} = %s,"
+        f" {version} = {version} + 1"
+        f" WHERE {column('attempt')} = %s AND {column('moves')} < %s"
+        f" RETURNING {column('id')}, {column('race')}, {version}"
+    )
+
+
+def racer_moved(
     *,
     attempt_id: int,
-    seq: int | None = None,
-    foundations: list[dict[str, object]] | None = None,
+    moves: int,
+    foundation_cards: int,
+    seconds: float,
+    foundations: list[dict[str, object]],
 ) -> bool:
-    """After a move or the end of an attempt (races/progress.py): the racer's progress as
-    committed, the fair-play checks on a finished result (a held one stays out of the race's
-    results, as on the boards), and the race's end once every racer is done. `foundations`,
-    the foundations after move `seq`, are taken as they are when that move is still the
-    attempt's last; otherwise (an end, or a later move committed meanwhile) they are read from
-    the attempt. False when the attempt is in no race."""
+    """After a move of a racer's attempt has committed (races/progress.py): the racer's progress
+    as that move left it (`moves` moves, `foundation_cards` home, `seconds` of play, the
+    foundations as the move's signal carries them), in one statement on the racer's own row:
+    the picture of their foundations and their next version (`Racer.version`), unless a later
+    move's progress is there already. After commit, `racer_progressed` carries those figures at
+    that version. The race's row is neither read nor locked (its version counts the changes
+    of the race, not moves): a move costs its race one row update, and the racers of one race
+    never wait for each other. False when the attempt is in no race, or a later move's progress
+    was written first (a late update of an older move changes nothing)."""
+    shown = picture(foundations)
+    stored = Racer._meta.get_field("foundations").get_db_prep_save(shown, connection=connection)
+    with connection.cursor() as cursor:
+        cursor.execute(_moved_sql(connection.vendor), [stored, moves, attempt_id, moves])
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    racer_id, race_id, version = row
+    progress = {
+        "id": racer_id,
+        "version": version,
+        "moves": moves,
+        "foundation_cards": foundation_cards,
+        "foundations": shown,
+        "seconds": seconds,
+    }
+    send_on_commit(racer_progressed, race_id=race_id, racer=progress)
+    return True
+
+
+def racer_finished(*, attempt_id: int) -> bool:
+    """After a racer's attempt has ended (races/progress.py): their progress as committed (a new
+    version of it), the fair-play checks on the result (a held one stays out of the race's
+    results, as on the boards), and the race's end once every racer is done: a change of the
+    race (its row locked, its next version, its whole view after commit). False when the
+    attempt is in no race."""
     race_id = Racer.objects.filter(attempt_id=attempt_id).values_list("race_id", flat=True).first()
     if race_id is None:
         return False
@@ -343,10 +396,9 @@ def racer_progress(
         racer = Racer.objects.select_related("attempt").get(attempt_id=attempt_id)
         attempt = racer.attempt
         assert attempt is not None
-        if foundations is not None and seq is not None and attempt.move_count == seq + 1:
-            racer.foundations = picture(foundations)
-        else:
-            racer.foundations = _foundations(attempt)
+        racer.foundations = _foundations(attempt)
+        racer.moves = attempt.move_count
+        racer.version += 1
         if attempt.is_finished and attempt.verified:
             racer.held_reasons = fairplay.check(
                 attempt.game,
@@ -357,7 +409,7 @@ def racer_progress(
                 par=race.deal.par,
                 solver_lines=race.deal.solver_lines or [],
             )
-        racer.save(update_fields=["foundations", "held_reasons"])
+        racer.save(update_fields=["foundations", "moves", "version", "held_reasons"])
         if attempt.is_finished:
             _over_if_done(race)
         _changed(race)

@@ -1,21 +1,31 @@
 """The race socket, `ws/race/<code>/`: a race's lobby, progress and results, live.
 
 Anyone with the race's link may watch (the view holds nothing of anyone's table). The first
-message is a snapshot, `{"type": "snapshot", "race": {...}}`, read from the database; then each
-change of the race comes as `{"type": "event", "race": {...}}`. Both carry the race's whole
-public view (`races.selectors.race_public`, what `GET /api/races/<code>/` answers without
-`you`), whose `version` grows by one with every change, given in the transaction that made it
-(`Race.version`). A socket sends versions in order and never one it has sent (nor one older
-than its snapshot): an event that arrives ahead of the one before it (two server processes
-sent them) waits up to `REORDER_SECONDS` for it. A client that reconnects, or sees a version
-skip, sends `{"type": "resync", "version": v}` and gets a new snapshot: every message holds the
-whole race, so nothing is lost with a missed one, and nothing on a reload or a server restart
-(the race is in the database). `{"type": "ping"}` -> `{"type": "pong"}`. Budget, heartbeats and
-errors: realtime/sockets.py.
+message is a snapshot, `{"type": "snapshot", "race": {...}}`, read from the database: the race's
+whole public view (`races.selectors.race_public`, what `GET /api/races/<code>/` answers without
+`you`). Then:
 
-The live side hears `races.signals.race_changed` after commit (`push_event`) and sends the
-event it carries to the group `race_group(id)`, which every race socket of the race joins,
-through the same channel layer as the other sockets.
+- each change of the race (someone joined, left, came back or got ready, the start, a racer's
+  attempt, a finish, the rematch) comes as `{"type": "event", "race": {...}}`, the whole view
+  again, whose `version` grows by one with each change (`Race.version`, given in the
+  transaction that made it);
+- each racer's move comes as `{"type": "progress", "racer": {...}}`: that racer's `id`, their
+  own `version` (`Racer.version`, one more with each write of their progress), `moves`,
+  `foundation_cards`, `foundations` and `seconds`, what their entry of the view says of them.
+
+Each view names every racer's `version` too, so a client takes a racer's figures from whichever
+of a view or a progress event has the higher one. A socket sends the race's versions in order,
+and each racer's versions in order, never one it has sent (nor one older than its snapshot or
+the last view it sent): a message that arrives ahead of the one before it in its line (two
+server processes sent them) waits up to `REORDER_SECONDS` for it, then goes out anyway. A
+client that reconnects, or sees a version skip, sends `{"type": "resync", "version": v}` and
+gets a new snapshot: nothing is lost with a missed message, nor on a reload or a server restart
+(the race and each racer's progress are in the database). `{"type": "ping"}` ->
+`{"type": "pong"}`. Budget, heartbeats and errors: realtime/sockets.py.
+
+The live side hears `races.signals.race_changed` and `racer_progressed` after commit
+(`push_event`, `push_progress`) and sends what they carry to the group `race_group(id)`, which
+every race socket of the race joins, through the same channel layer as the other sockets.
 """
 
 from __future__ import annotations
@@ -30,8 +40,11 @@ from races import selectors
 from realtime.pushes import group_send
 from realtime.sockets import CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, JsonSocket, error_message
 
-#: How long an event that came ahead of the one before it waits for it.
+#: How long a message that came ahead of the one before it in its line waits for it.
 REORDER_SECONDS = 0.2
+
+#: The line of the race's own versions (a racer's line is their id).
+RACE = 0
 
 
 def race_group(race_id: int) -> str:
@@ -44,6 +57,11 @@ def push_event(
 ) -> None:
     """Listener of `race_changed`: the race's view at this version, to its sockets."""
     group_send(race_group(race_id), {"type": "race.event", "race": event})
+
+
+def push_progress(sender: Any, race_id: int, racer: dict[str, Any], **kwargs: Any) -> None:
+    """Listener of `racer_progressed`: one racer's figures at their version, to its sockets."""
+    group_send(race_group(race_id), {"type": "race.progress", "racer": racer})
 
 
 @database_sync_to_async
@@ -62,7 +80,6 @@ def _view(code: str) -> dict[str, Any]:
 class RaceConsumer(JsonSocket):
     code: str
     group: str | None = None
-    sent_version = 0
 
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"])
@@ -71,7 +88,10 @@ class RaceConsumer(JsonSocket):
             await self.refuse(CLOSE_NOT_FOUND)
             return
         self.sending = asyncio.Lock()
-        self.ahead: dict[int, dict[str, Any]] = {}
+        #: The last version sent in each line (`RACE`, or a racer's id).
+        self.sent: dict[int, int] = {}
+        #: The messages that came ahead of their line's next version, by line and version.
+        self.ahead: dict[int, dict[int, dict[str, Any]]] = {}
         self.waiter: asyncio.Task[None] | None = None
         group = race_group(race_id)
         if not await self.join_group(group):
@@ -89,11 +109,21 @@ class RaceConsumer(JsonSocket):
             group, self.group = self.group, None
             await self.leave_group(group)
 
+    def _covered(self, view: dict[str, Any]) -> None:
+        """What a view sent says: its version and every racer's, none to be sent again."""
+        self.sent[RACE] = max(self.sent.get(RACE, 0), int(view["version"]))
+        for racer in view["racers"]:
+            self.sent[racer["id"]] = max(self.sent.get(racer["id"], 0), int(racer["version"]))
+        for line, held in list(self.ahead.items()):
+            for version in [v for v in held if v <= self.sent.get(line, 0)]:
+                del held[version]
+            if not held:
+                del self.ahead[line]
+
     async def send_snapshot(self) -> None:
         async with self.sending:
             view = await _view(self.code)
-            self.sent_version = max(self.sent_version, int(view["version"]))
-            self.ahead = {v: e for v, e in self.ahead.items() if v > self.sent_version}
+            self._covered(view)
             await self.send_json({"type": "snapshot", "race": view})
 
     async def on_message(self, message: dict[str, Any]) -> None:
@@ -109,28 +139,48 @@ class RaceConsumer(JsonSocket):
         await self.send_snapshot()
 
     async def race_event(self, message: dict[str, Any]) -> None:
-        """An event of the race: sent in version order; one ahead of a missing version waits
-        for it up to `REORDER_SECONDS`, then goes out anyway (the client resyncs)."""
+        """A change of the race: its whole view, in the race's line."""
         race = message["race"]
-        version = int(race["version"])
+        await self._take(RACE, int(race["version"]), {"type": "event", "race": race})
+
+    async def race_progress(self, message: dict[str, Any]) -> None:
+        """A racer's move: their figures, in their own line."""
+        racer = message["racer"]
+        await self._take(
+            int(racer["id"]), int(racer["version"]), {"type": "progress", "racer": racer}
+        )
+
+    async def _take(self, line: int, version: int, out: dict[str, Any]) -> None:
+        """Send `out` in its line's order; one ahead of a missing version waits for it up to
+        `REORDER_SECONDS`, then goes out anyway (the client resyncs)."""
         async with self.sending:
-            if version <= self.sent_version:
+            if version <= self.sent.get(line, 0):
                 return
-            self.ahead[version] = race
-            await self._send_in_order()
+            self.ahead.setdefault(line, {})[version] = out
+            await self._send_in_order(line)
             if self.ahead and (self.waiter is None or self.waiter.done()):
                 self.waiter = asyncio.create_task(self._give_up_waiting())
 
-    async def _send_in_order(self) -> None:
-        while self.sent_version + 1 in self.ahead:
-            self.sent_version += 1
-            await self.send_json({"type": "event", "race": self.ahead.pop(self.sent_version)})
+    async def _send(self, out: dict[str, Any]) -> None:
+        await self.send_json(out)
+        if out["type"] == "event":
+            self._covered(out["race"])
+
+    async def _send_in_order(self, line: int) -> None:
+        held = self.ahead.get(line, {})
+        while self.sent.get(line, 0) + 1 in held:
+            self.sent[line] = self.sent.get(line, 0) + 1
+            await self._send(held.pop(self.sent[line]))
+        if not held:
+            self.ahead.pop(line, None)
 
     async def _give_up_waiting(self) -> None:
         await asyncio.sleep(REORDER_SECONDS)
         async with self.sending:
-            for version in sorted(self.ahead):
-                if version > self.sent_version:
-                    self.sent_version = version
-                    await self.send_json({"type": "event", "race": self.ahead[version]})
-            self.ahead.clear()
+            while self.ahead:
+                line, held = next(iter(self.ahead.items()))
+                del self.ahead[line]
+                for version in sorted(held):
+                    if version > self.sent.get(line, 0):
+                        self.sent[line] = version
+                        await self._send(held[version])

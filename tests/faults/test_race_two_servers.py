@@ -1,6 +1,7 @@
 """One race served by two server processes through Redis: racers play on one, a watcher on the
-other sees every change in version order; a watcher of a server that was killed and started
-again gets the race as it is, from the database (realtime/race.py)."""
+other sees every change of the race and every racer's progress in version order; a watcher of a
+server that was killed and started again gets the race as it is, from the database
+(realtime/race.py)."""
 
 from __future__ import annotations
 
@@ -23,12 +24,17 @@ pytestmark = [
 ]
 
 
-def events_until(socket, moves: int) -> list[dict]:
-    """The events up to the one that shows the first racer at `moves` moves."""
+def messages_until(socket, moves: int) -> list[dict]:
+    """The messages up to the one that shows the first racer at `moves` moves (a whole view
+    or that racer's progress)."""
     seen = [json.loads(socket.recv(timeout=10))]
-    while seen[-1]["race"]["racers"][0]["moves"] < moves:
+    while first_racer(seen[-1])["moves"] < moves:
         seen.append(json.loads(socket.recv(timeout=10)))
     return seen
+
+
+def first_racer(message: dict) -> dict:
+    return message["race"]["racers"][0] if "race" in message else message["racer"]
 
 
 def test_a_race_played_on_one_server_is_watched_live_on_another(start_server, settings):
@@ -60,17 +66,20 @@ def test_a_race_played_on_one_server_is_watched_live_on_another(start_server, se
                 alice.post(f"/api/attempts/{attempt['id']}/moves/", {"seq": seq, "move": token})[0]
                 == 200
             )
-        # The start, the attempt, then the moves (those that waited together for the race's
-        # updater make one version): every version once, in order.
-        seen = events_until(watcher, 5)
-        versions = [e["race"]["version"] for e in seen]
-        assert versions == list(range(3, 3 + len(versions))) and len(versions) >= 3
+        # The start and the attempt (the race's versions), then the moves (alice's own
+        # versions; those that waited together for the race's updater make one): every version
+        # of each line once, in order.
+        seen = messages_until(watcher, 5)
+        views = [m["race"]["version"] for m in seen if m["type"] == "event"]
+        mine = [m["racer"]["version"] for m in seen if m["type"] == "progress"]
+        assert views == [3, 4] and mine == list(range(1, 1 + len(mine))) and mine
     two.kill()
     two.start()
     with connect(
         two.ws_url(f"/ws/race/{code}/"), additional_headers=ws_headers(two, None), open_timeout=10
     ) as watcher:
         again = json.loads(watcher.recv(timeout=10))
-        # Nothing seen is lost; the updater may have sent one more version of the same moves.
-        assert again["race"]["version"] >= versions[-1]
+        # Nothing seen is lost; the updater may have written one more version of the same moves.
+        assert again["race"]["version"] == views[-1]
+        assert again["race"]["racers"][0]["version"] >= mine[-1]
         assert again["race"]["racers"][0]["moves"] == 5

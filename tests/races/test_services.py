@@ -15,7 +15,8 @@ from leaderboards import selectors as board_selectors
 from races import selectors
 from races import services as races
 from races.codes import ALPHABET, LENGTH
-from races.models import LIFETIME, Race
+from races.models import LIFETIME, Race, Racer
+from races.signals import racer_progressed
 from tests.games import factories
 from tests.races.conftest import play_line, started
 
@@ -217,9 +218,72 @@ def test_progress_shows_moves_and_foundations_and_nothing_of_the_table(
     assert mine["foundation_cards"] == attempt.foundation_cards
     assert sum(f["count"] for f in mine["foundations"]) == attempt.foundation_cards
     assert set(mine) == {
-        "name", "maker", "host", "ready", "gone", "status", "moves", "foundation_cards",
-        "foundations", "seconds",
+        "id", "version", "name", "maker", "host", "ready", "gone", "status", "moves",
+        "foundation_cards", "foundations", "seconds",
     }  # fmt: skip
+    assert mine["version"] == 10  # one write of the racer's progress a move
+
+
+def test_a_move_writes_the_racers_own_progress_and_leaves_the_race_as_it_was(
+    alice, bob, past_daily, monkeypatch
+):
+    race = started(monkeypatch, past_daily, alice, bob)
+    attempt, _ = races.race_attempt(code=race.code, player=alice)
+    before = view(race)
+    sent: list[dict] = []
+
+    def heard(sender, race_id, racer, **kwargs):
+        sent.append({"race_id": race_id, **racer})
+
+    racer_progressed.connect(heard)
+    try:
+        state = play_line(attempt.pk, alice, past_daily.deal.certificate[:3])
+    finally:
+        racer_progressed.disconnect(heard)
+    after = view(race)
+    assert after["version"] == before["version"]  # a move is no change of the race
+    mine = next(r for r in after["racers"] if r["name"] == "alice")
+    assert [(e["race_id"], e["id"], e["version"], e["moves"]) for e in sent] == [
+        (race.pk, mine["id"], n, n) for n in (1, 2, 3)
+    ]
+    # The last event says what the view says of her, at the same version.
+    assert {k: sent[-1][k] for k in mine if k in sent[-1]} == {
+        k: mine[k] for k in sent[-1] if k in mine
+    }
+    assert sent[-1]["foundations"] == races.picture(state.view["foundations"])
+
+
+def test_a_late_update_of_an_older_move_changes_nothing(alice, bob, past_daily, monkeypatch):
+    race = started(monkeypatch, past_daily, alice, bob)
+    attempt, _ = races.race_attempt(code=race.code, player=alice)
+    play_line(attempt.pk, alice, past_daily.deal.certificate[:4])
+    racer = Racer.objects.get(attempt=attempt)
+    late = races.racer_moved(
+        attempt_id=attempt.pk, moves=2, foundation_cards=0, seconds=1.0, foundations=[]
+    )
+    again = Racer.objects.get(attempt=attempt)
+    assert not late and (again.version, again.moves, again.foundations) == (
+        racer.version,
+        4,
+        racer.foundations,
+    )
+    assert not races.racer_moved(
+        attempt_id=0, moves=1, foundation_cards=0, seconds=0.0, foundations=[]
+    )  # an attempt in no race
+
+
+def test_a_finish_is_a_change_of_the_race_and_a_new_version_of_the_racer(
+    alice, bob, past_daily, monkeypatch
+):
+    race = started(monkeypatch, past_daily, alice, bob)
+    attempt, _ = races.race_attempt(code=race.code, player=alice)
+    play_line(attempt.pk, alice, past_daily.deal.certificate[:2])
+    before = view(race)
+    services.attempt_resign(attempt_id=attempt.pk, player=alice)
+    after = view(race)
+    mine = next(r for r in after["racers"] if r["name"] == "alice")
+    assert after["version"] == before["version"] + 1
+    assert mine["status"] == "resigned" and mine["version"] == 3 and mine["moves"] == 2
 
 
 def test_results_follow_the_boards_rule_and_the_race_ends_when_all_are_done(

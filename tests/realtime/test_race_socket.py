@@ -14,7 +14,7 @@ from channels.layers import get_channel_layer
 from games import clock, services
 from races import services as races
 from races.models import Race
-from realtime.race import race_group
+from realtime.race import REORDER_SECONDS, race_group
 from tests.games import factories
 from tests.realtime.conftest import close_all, nothing_more, receive, refused_with, socket
 
@@ -54,13 +54,23 @@ async def test_a_watcher_gets_a_snapshot_then_every_change_in_order(monkeypatch)
     snapshot = await receive(watcher)
     assert snapshot["type"] == "snapshot" and snapshot["race"]["version"] == 2
     assert [r["name"] for r in snapshot["race"]["racers"]] == ["alice", "bob"]
+    alice_id = snapshot["race"]["racers"][0]["id"]
     await start_and_play(race, players, 3, monkeypatch)
-    # The start, alice's attempt, her three moves: versions 3 to 7, in order.
-    events = [await receive(watcher) for _ in range(5)]
-    assert [e["race"]["version"] for e in events] == [3, 4, 5, 6, 7]
-    assert all(e["type"] == "event" for e in events)
-    alice = events[-1]["race"]["racers"][0]
-    assert alice["moves"] == 3 and alice["status"] == "playing"
+    # The start and alice's attempt change the race: versions 3 and 4, the whole view.
+    events = [await receive(watcher) for _ in range(2)]
+    assert [(e["type"], e["race"]["version"]) for e in events] == [("event", 3), ("event", 4)]
+    assert events[-1]["race"]["racers"][0]["status"] == "playing"
+    # Her three moves change only her: her figures alone, at her versions 1 to 3.
+    moves = [await receive(watcher) for _ in range(3)]
+    assert all(set(m) == {"type", "racer"} and m["type"] == "progress" for m in moves)
+    assert [(m["racer"]["id"], m["racer"]["version"], m["racer"]["moves"]) for m in moves] == [
+        (alice_id, 1, 1),
+        (alice_id, 2, 2),
+        (alice_id, 3, 3),
+    ]
+    assert set(moves[-1]["racer"]) == {
+        "id", "version", "moves", "foundation_cards", "foundations", "seconds"
+    }  # fmt: skip
     assert await nothing_more(watcher)
     await close_all(watcher)
 
@@ -99,6 +109,60 @@ async def test_an_event_ahead_of_its_predecessor_waits_for_it():
     await close_all(watcher)
 
 
+def progress(racer: dict, version: int) -> dict:
+    return {
+        "type": "race.progress",
+        "racer": {**{k: racer[k] for k in PROGRESS}, "version": version, "moves": version},
+    }
+
+
+PROGRESS = ("id", "version", "moves", "foundation_cards", "foundations", "seconds")
+
+
+async def test_a_racers_progress_goes_out_in_their_own_order_never_twice():
+    race, _ = await a_race()
+    watcher = socket(f"/ws/race/{race.code}/")
+    await watcher.connect()
+    view = (await receive(watcher))["race"]
+    alice, bob = view["racers"]
+    layer = get_channel_layer()
+    group = race_group(race.pk)
+    # Bob's second move comes ahead of his first; alice's lines are her own.
+    await layer.group_send(group, progress(bob, 2))
+    await layer.group_send(group, progress(alice, 1))
+    await layer.group_send(group, progress(bob, 1))
+    await layer.group_send(group, progress(bob, 1))
+    got = [(await receive(watcher))["racer"] for _ in range(3)]
+    assert [(r["id"], r["version"]) for r in got] == [
+        (alice["id"], 1),
+        (bob["id"], 1),
+        (bob["id"], 2),
+    ]
+    assert await nothing_more(watcher)
+    # A view that names alice at her version 3 covers her progress up to it.
+    named = {**view, "version": view["version"] + 1}
+    named["racers"] = [{**alice, "version": 3}, {**bob, "version": 2}]
+    await layer.group_send(group, {"type": "race.event", "race": named})
+    assert (await receive(watcher))["race"]["version"] == named["version"]
+    await layer.group_send(group, progress(alice, 3))
+    await layer.group_send(group, progress(alice, 4))
+    assert (await receive(watcher))["racer"]["version"] == 4
+    assert await nothing_more(watcher)
+    await close_all(watcher)
+
+
+async def test_a_progress_whose_predecessor_never_comes_goes_out_after_a_wait():
+    race, _ = await a_race()
+    watcher = socket(f"/ws/race/{race.code}/")
+    await watcher.connect()
+    view = (await receive(watcher))["race"]
+    alice = view["racers"][0]
+    await get_channel_layer().group_send(race_group(race.pk), progress(alice, 2))
+    assert await nothing_more(watcher, wait=REORDER_SECONDS / 2)  # waits for version 1 ...
+    assert (await receive(watcher))["racer"]["version"] == 2  # ... then goes out: a skip
+    await close_all(watcher)
+
+
 async def test_an_unknown_race_is_refused_with_4404():
     assert await refused_with(socket("/ws/race/zzzzzzzzzz/")) == 4404
     assert await refused_with(socket("/ws/race/not-a-code/")) == 4404
@@ -113,6 +177,7 @@ async def test_nothing_of_a_munger_opponents_table_goes_out(monkeypatch):
     for _ in range(14):
         message = await receive(watcher)
         cards = set(re.findall(r'"([2-9TJQKA][CDHS])"', str(message).replace("'", '"')))
-        tops = {f["top"] for r in message["race"]["racers"] for f in r["foundations"]}
+        racers = message["race"]["racers"] if "race" in message else [message["racer"]]
+        tops = {f["top"] for r in racers for f in r["foundations"]}
         assert cards <= tops  # a card named anywhere is a foundation's top card
     await close_all(watcher)

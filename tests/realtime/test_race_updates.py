@@ -1,6 +1,6 @@
 """A racer's move never waits for the race's update: the move hands the attempt to the process's
-race updater (races/progress.py), which updates the race in a thread of its own and sends its
-versioned event after commit."""
+race updater (races/progress.py), which writes the racer's progress in a thread of its own and
+sends their versioned progress event after commit."""
 
 from __future__ import annotations
 
@@ -42,15 +42,15 @@ def a_practice() -> tuple[int, object, list[str]]:
 async def test_the_move_is_answered_while_the_race_update_still_runs(updater, monkeypatch):
     attempt_id, player, line = await a_practice()
     started, release = threading.Event(), threading.Event()
-    seen: list[tuple[int, int | None]] = []
+    seen: list[tuple[int, int]] = []
 
-    def slow_update(*, attempt_id, seq, foundations):
+    def slow_update(*, attempt_id, moves, **figures):
         started.set()
         release.wait(10)
-        seen.append((attempt_id, seq))
+        seen.append((attempt_id, moves))
         return True
 
-    monkeypatch.setattr(races, "racer_progress", slow_update)
+    monkeypatch.setattr(races, "racer_moved", slow_update)
     play = database_sync_to_async(services.attempt_play)
     state = await play(attempt_id=attempt_id, player=player, seq=0, move=line[0])
     assert state.attempt.move_count == 1  # answered ...
@@ -60,7 +60,7 @@ async def test_the_move_is_answered_while_the_race_update_still_runs(updater, mo
     assert state.attempt.move_count == 2 and seen == []
     release.set()
     await progress.updater.stop()  # finishes what it holds
-    assert seen == [(attempt_id, 0), (attempt_id, 1)]
+    assert seen == [(attempt_id, 1), (attempt_id, 2)]
 
 
 async def test_racers_moves_reach_the_race_socket_in_versions_without_gaps(updater, monkeypatch):
@@ -83,21 +83,27 @@ async def test_racers_moves_reach_the_race_socket_in_versions_without_gaps(updat
     race, alice, attempt = await a_race()
     watcher = socket(f"/ws/race/{race.code}/")
     assert (await watcher.connect())[0]
-    version = (await receive(watcher))["race"]["version"]
+    mine = (await receive(watcher))["race"]["racers"][0]
     play = database_sync_to_async(services.attempt_play)
     for seq, token in enumerate(daily.deal.certificate[:4]):
         state = await play(attempt_id=attempt.pk, player=alice, seq=seq, move=token)
-        event = (await receive(watcher, timeout=10))["race"]
-        assert event["version"] == version + 1
-        version = event["version"]
-        mine = event["racers"][0]
+        racer = (await receive(watcher, timeout=10))["racer"]
+        assert (racer["id"], racer["version"]) == (mine["id"], mine["version"] + 1)
+        mine = racer
         assert mine["moves"] == seq + 1
         assert mine["foundations"] == races.picture(state.view["foundations"])
     await close_all(watcher)
 
 
 def test_moves_of_one_attempt_that_waited_together_make_one_update():
-    f1, f2 = [{"suit": "S", "top": "AS", "count": 1}], [{"suit": "S", "top": "2S", "count": 2}]
-    assert progress.merged([(1, 0, f1), (2, 5, f1), (1, 1, f2)]) == [(1, 1, f2), (2, 5, f1)]
-    # An end among them: the update reads the attempt as committed.
-    assert progress.merged([(1, 3, f1), (1, None, None), (1, 4, f2)]) == [(1, None, None)]
+    f1, f2 = ({"suit": "S", "top": "AS", "count": 1},), ({"suit": "S", "top": "2S", "count": 2},)
+    one, two, other = (
+        progress.Update(1, moves=1, foundations=f1),
+        progress.Update(1, moves=2, foundations=f2),
+        progress.Update(2, moves=6, foundations=f1),
+    )
+    assert progress.merged([one, other, two]) == [two, other]
+    assert progress.merged([two, one]) == [two]  # an older move that came late: the later one
+    # An end among them: the end alone (the update reads the attempt as committed).
+    end = progress.Update(1)
+    assert progress.merged([one, end, two]) == [end]

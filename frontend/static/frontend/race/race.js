@@ -3,7 +3,8 @@
 // beside your opponents' progress (opponents.js), then the results, the share text, the
 // rematch and each finished racer's game as a replay to step through, side by side (the
 // solver's line's replay, game/end.js), once the server shows them to you (`you.replays`).
-// The race's view comes from GET /api/races/<code>/ and then its socket (socket.js).
+// The race's view comes from GET /api/races/<code>/ and then its socket (socket.js), which
+// holds it: whole views, and each racer's progress between them.
 
 import { el } from "../common/dom.js";
 import { request } from "../common/http.js";
@@ -46,6 +47,7 @@ class RacePage {
     this.replays = el("section", { className: "race-replays", testid: "race-replays", hidden: true });
     this.replayed = new Set(); // the racers whose replay is shown
     this.replayKey = null;
+    this.socket = new RaceSocket(this.code, (race) => this.show(race));
     root.append(this.status, this.share, this.controls, this.panel, this.boardRoot, this.results, this.replays);
     setInterval(() => this.tick(), 250);
   }
@@ -55,13 +57,17 @@ class RacePage {
     this.skew = Date.parse(race.now) - Date.now();
     this.you = race.you;
     this.take(race);
-    this.socket = new RaceSocket(this.code, (view) => this.take(view));
-    this.socket.version = race.version;
     this.socket.connect();
   }
 
-  take(race) {
-    if (this.race && race.version < this.race.version) return;
+  // A view from REST: merged into the one the socket holds (an older one changes nothing).
+  take(view) {
+    const race = this.socket.take(view);
+    if (race) this.show(race);
+  }
+
+  // The race as held now (from REST or the socket): the page follows it.
+  show(race) {
     this.race = race;
     const me = this.you && race.racers.find((r) => r.name === this.you.name);
     if (me && this.you.in_race) Object.assign(this.you, { gone: me.gone, ready: me.ready, host: me.host });

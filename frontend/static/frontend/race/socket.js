@@ -1,8 +1,12 @@
 // The race socket: ws(s)://<host>/ws/race/<code>/. The server sends {"type": "snapshot"} on
-// connect and on {"type": "resync"}, then {"type": "event"} for each change; both carry the
-// race's whole view with its version. A view older than the one held is dropped; a version
-// skip asks for a snapshot. The socket reconnects by itself with backoff (its first message is
-// a snapshot: that is the catch-up); 4404 (no such race) ends the retries.
+// connect and on {"type": "resync"}, {"type": "event"} for each change of the race (both carry
+// the race's whole view with its version), and {"type": "progress"} for each racer's move (that
+// racer's figures at their own version). The socket holds the race's view, merged from all of
+// them and from the page's REST answers (view.js); a version skip, of the race or of a racer,
+// asks for a snapshot. The socket reconnects by itself with backoff (its first message is a
+// snapshot: that is the catch-up); 4404 (no such race) ends the retries.
+
+import { applyProgress, mergeView } from "./view.js";
 
 const PING_MS = 25000;
 const MAX_BACKOFF_MS = 30000;
@@ -12,7 +16,7 @@ export class RaceSocket {
   constructor(code, onRace) {
     this.code = code;
     this.onRace = onRace;
-    this.version = 0;
+    this.race = null; // the view held
     this.failures = 0;
     this.ws = null;
     this.pingTimer = null;
@@ -41,6 +45,17 @@ export class RaceSocket {
     if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(message));
   }
 
+  resync() {
+    this.send({ type: "resync", version: this.race ? this.race.version : 0 });
+  }
+
+  // A whole view from elsewhere (a REST answer): the view held now, or null when it is older.
+  take(view) {
+    const merged = mergeView(this.race, view);
+    if (merged) this.race = merged;
+    return merged;
+  }
+
   receive(text) {
     let message;
     try {
@@ -48,14 +63,22 @@ export class RaceSocket {
     } catch {
       return;
     }
+    if (message.type === "progress" && message.racer) {
+      if (!this.race) return;
+      this.failures = 0;
+      const { race, resync } = applyProgress(this.race, message.racer);
+      if (resync) this.resync();
+      if (race === this.race) return;
+      this.race = race;
+      this.onRace(race);
+      return;
+    }
     if (!message.race) return;
     this.failures = 0;
-    const version = message.race.version;
-    if (message.type === "event" && version > this.version + 1 && this.version) {
-      this.send({ type: "resync", version: this.version });
+    if (message.type === "event" && this.race && message.race.version > this.race.version + 1) {
+      this.resync();
     }
-    if (version <= this.version) return;
-    this.version = version;
-    this.onRace(message.race);
+    const merged = this.take(message.race);
+    if (merged) this.onRace(merged);
   }
 }
