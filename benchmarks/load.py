@@ -19,6 +19,12 @@ transport error, or a dailies list that still shows the old day.
 
 Afterwards `manage.py verify_attempts` replays every finished ranked attempt's stored history
 against the bench database: its "checked N, failed K" line is printed.
+
+`--lockstep` measures the servers' CPU per request kind: the same players and requests, but
+step by step (every player's guest, then every player's dailies list, then every start, each
+move, the resignations), the servers' CPU read when a step's answers are all in and the
+servers have gone quiet (what they do after the answers, the events after commit, counts with
+the step). The steps' latencies are not the spike's: run it without `--lockstep` for those.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ from _servers import (  # noqa: E402
     machine,
     median,
     percentile,
+    profile_start,
+    profile_stop,
     table,
 )
 
@@ -66,13 +74,81 @@ class Stats:
         self.last = max(self.last, now)
 
 
+class Lockstep:
+    """Steps every player takes together (`--lockstep`): a player waits in `turn(step)` until
+    the step is open; `done(step)` says its request of the step is answered, `leave()` that it
+    takes no more steps (it finished, or met an error). Without `--lockstep`, every step is
+    open from the start."""
+
+    def __init__(self, players: int, on: bool) -> None:
+        self.players = players
+        self.open = -1 if on else 10**9
+        self.opened = asyncio.Condition()
+        self.answered: dict[int, int] = defaultdict(int)
+        self.left = 0
+        self.changed = asyncio.Event()
+
+    async def turn(self, step: int) -> None:
+        async with self.opened:
+            await self.opened.wait_for(lambda: self.open >= step)
+
+    def done(self, step: int) -> None:
+        self.answered[step] += 1
+        self.changed.set()
+
+    def leave(self) -> None:
+        self.left += 1
+        self.changed.set()
+
+    async def run(self, step: int) -> None:
+        """Open `step` and wait until every player still playing has answered it or left."""
+        async with self.opened:
+            self.open = step
+            self.opened.notify_all()
+        while self.answered[step] + self.left < self.players:
+            self.changed.clear()
+            await self.changed.wait()
+
+
 async def player(
-    url: str, index: int, new_day: str, lines: dict, moves: int, go: asyncio.Event, stats: Stats
+    url: str,
+    index: int,
+    new_day: str,
+    lines: dict,
+    moves: int,
+    go: asyncio.Event,
+    stats: Stats,
+    steps: Lockstep,
+) -> None:
+    try:
+        await play(url, index, new_day, lines, moves, go, stats, steps)
+    finally:
+        steps.leave()
+
+
+async def play(
+    url: str,
+    index: int,
+    new_day: str,
+    lines: dict,
+    moves: int,
+    go: asyncio.Event,
+    stats: Stats,
+    steps: Lockstep,
 ) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as client:
         await go.wait()
+        step = iter(range(10**9))
 
         async def call(kind: str, method: str, path: str, body: dict | None = None):
+            this = next(step)
+            await steps.turn(this)
+            try:
+                return await request(kind, method, path, body)
+            finally:
+                steps.done(this)
+
+        async def request(kind: str, method: str, path: str, body: dict | None = None):
             began = time.perf_counter()
             try:
                 answer = await client.request(method, path, json=body)
@@ -110,12 +186,37 @@ async def player(
         await call("resign", "POST", f"/api/attempts/{attempt}/resign/", {})
 
 
+def step_kinds(moves: int) -> list[str]:
+    return ["guest", "dailies", "start", *["move"] * moves, "resign"]
+
+
+async def quiet(servers: Servers, interval: float = 0.2, idle: float = 0.01) -> None:
+    """Wait until the servers use less than `idle` of a core over `interval` seconds."""
+    before = servers.cpu_seconds()
+    while True:
+        await asyncio.sleep(interval)
+        now = servers.cpu_seconds()
+        if now - before < idle * interval:
+            return
+        before = now
+
+
 async def spike(servers: Servers, offset: float, new_day: str, lines: dict, args) -> dict:
     stats = Stats()
     go = asyncio.Event()
+    steps = Lockstep(args.players, args.lockstep)
     tasks = [
         asyncio.create_task(
-            player(servers.urls[i % len(servers.urls)], i, new_day, lines, args.moves, go, stats)
+            player(
+                servers.urls[i % len(servers.urls)],
+                i,
+                new_day,
+                lines,
+                args.moves,
+                go,
+                stats,
+                steps,
+            )
         )
         for i in range(args.players)
     ]
@@ -126,6 +227,16 @@ async def spike(servers: Servers, offset: float, new_day: str, lines: dict, args
         await asyncio.sleep(wait)
     cpu_before = servers.cpu_seconds()
     go.set()
+    kind_cpu: dict[str, float] = defaultdict(float)
+    if args.lockstep:
+        await quiet(servers)
+        for number, kind in enumerate(step_kinds(args.moves)):
+            spies = profile_start(servers, args.profile, f"{number:02d}-{kind}")
+            before = servers.cpu_seconds()
+            await asyncio.wait_for(steps.run(number), timeout=args.max_seconds)
+            await quiet(servers)
+            kind_cpu[kind] += servers.cpu_seconds() - before
+            profile_stop(spies)
     await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.max_seconds)
     cpu = servers.cpu_seconds() - cpu_before
     every = [t for times in stats.times.values() for t in times]
@@ -141,7 +252,12 @@ async def spike(servers: Servers, offset: float, new_day: str, lines: dict, args
         "error_kinds": sorted(set(stats.errors))[:5],
         "server_cpu": cpu,
         "kinds": {
-            kind: (len(t), percentile(t, 50) * 1000, percentile(t, 99) * 1000)
+            kind: (
+                len(t),
+                percentile(t, 50) * 1000,
+                percentile(t, 99) * 1000,
+                kind_cpu[kind] / len(t) * 1000 if args.lockstep else float("nan"),
+            )
             for kind, t in stats.times.items()
         },
     }
@@ -209,10 +325,21 @@ def fmt(row: dict) -> list[str]:
         f"{row['p99']:.0f}",
         str(row["errors"]),
         f"{row['server_cpu']:.1f}",
+        f"{row['server_cpu'] / row['requests'] * 1000:.2f}",
     ]
 
 
-HEADER = ["players", "requests", "seconds", "requests/s", "p50 ms", "p99 ms", "errors", "CPU s"]
+HEADER = [
+    "players",
+    "requests",
+    "seconds",
+    "requests/s",
+    "p50 ms",
+    "p99 ms",
+    "errors",
+    "CPU s",
+    "CPU ms / request",
+]
 
 
 def main() -> None:
@@ -223,6 +350,15 @@ def main() -> None:
     parser.add_argument("--lead", type=float, default=10, help="seconds before midnight")
     parser.add_argument("--startup", type=float, default=10, help="expected server start, s")
     parser.add_argument("--max-seconds", type=float, default=600)
+    parser.add_argument(
+        "--lockstep",
+        action="store_true",
+        help="every player takes each step together, the servers' CPU read per step: CPU per "
+        "request kind (not the spike's latencies)",
+    )
+    parser.add_argument(
+        "--profile", metavar="DIR", help="with --lockstep: py-spy the servers into DIR, by step"
+    )
     parser.add_argument("--port", type=int, default=BASE_PORT, help="the first server's port")
     parser.add_argument("--pool-size", type=int, help="DATABASE_POOL_SIZE (default: settings')")
     parser.add_argument(
@@ -258,14 +394,26 @@ def main() -> None:
         med["errors"] = max(r["errors"] for r in rows)
         out.append(["median", *fmt(med)])
     print(table(["run", *HEADER], out))
-    print("\nBy request kind (last run): count, p50 / p99 ms\n")
     kinds = rows[-1]["kinds"]
-    print(
-        table(
-            ["request", "count", "p50 ms", "p99 ms"],
-            [[k, str(n), f"{a:.0f}", f"{b:.0f}"] for k, (n, a, b) in kinds.items()],
+    if args.lockstep:
+        print("\nBy request kind (last run, step by step): count, p50 / p99 ms, server CPU\n")
+        print(
+            table(
+                ["request", "count", "p50 ms", "p99 ms", "CPU ms / request"],
+                [
+                    [k, str(n), f"{a:.0f}", f"{b:.0f}", f"{c:.2f}"]
+                    for k, (n, a, b, c) in kinds.items()
+                ],
+            )
         )
-    )
+    else:
+        print("\nBy request kind (last run): count, p50 / p99 ms\n")
+        print(
+            table(
+                ["request", "count", "p50 ms", "p99 ms"],
+                [[k, str(n), f"{a:.0f}", f"{b:.0f}"] for k, (n, a, b, _) in kinds.items()],
+            )
+        )
     print("\nverify_attempts afterwards: " + "; ".join(verified))
     print(f"({machine()})")
 
