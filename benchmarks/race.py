@@ -8,16 +8,21 @@ countdown each player takes their attempt, opens `ws/race/<code>/` and `ws/play/
 and plays the deal's certificate, one move a second from a random offset. Measured:
 
 - progress latency: from a player sending move n to each opponent's race socket first showing
-  that player at n moves (all clients are in this one process: one clock);
-- gaps: versions a race socket skipped (the version of an event more than one past the last);
+  that player at n moves, in a whole view or in their progress (all clients are in this one
+  process: one clock);
+- events: the race sockets' messages after the snapshot (whole views and progress);
+- gaps: versions a race socket skipped, of the race's (a view's version more than one past the
+  last) or of a racer's (a progress version more than one past the last seen of that racer);
 - errors: HTTP answers other than 2xx, socket error messages, sockets closed under a player,
   server log errors;
 - the servers' CPU per move, against a plain socket move in the same run: first the same
   players (the same guests, spread over the processes the same way) play the same deal for the
   same time at the same pace in practice (`POST /api/practice/` with the deal's seed: no race,
   no race socket), then the races are made and played. Each phase's server CPU (both processes,
-  from /proc) is read from the moment every player is ready to play until the last socket is
-  done, and divided by that phase's moves. `--profile DIR` records py-spy over each phase.
+  from /proc) is read from the moment every socket of the phase is open and has its first
+  message (the setup over REST and the sockets' handshakes and snapshots are left out) until
+  the last socket is done, and divided by that phase's moves. `--profile DIR` records py-spy
+  over each phase.
 
     .venv/bin/python benchmarks/race.py --races 250 --players 4 --seconds 30
 """
@@ -92,16 +97,33 @@ async def call(racer: Racer, path: str, stats: Stats, body: dict | None = None) 
     return answer.json()
 
 
-async def watch(racer: Racer, code: str, others: list[Racer], stats: Stats, end: float) -> None:
-    """The racer's race socket: the first time each opponent shows n moves, the latency from
-    that opponent's sending move n."""
+async def watch(racer: Racer, code: str, others: list[Racer], stats: Stats, phase: Phase) -> None:
+    """The racer's race socket: the first time each opponent shows n moves (in a whole view or
+    in their progress), the latency from that opponent's sending move n."""
     seen: dict[str, int] = {}
     headers = {"Origin": racer.url}
+
+    def shown(name: str, moves: int, now: float) -> None:
+        other = next((o for o in others if o.name == name), None)
+        if other is None or moves <= seen.get(name, 0):
+            return
+        for n in range(seen.get(name, 0) + 1, moves + 1):
+            if n in other.sent:
+                stats.latencies.append(now - other.sent[n])
+        seen[name] = moves
+
+    arrived = False
     try:
         async with connect(
             ws_url(racer.url, f"/ws/race/{code}/"), additional_headers=headers
         ) as ws:
-            last = json.loads(await ws.recv())["race"]["version"]
+            race = json.loads(await ws.recv())["race"]
+            last = race["version"]
+            names = {r["id"]: r["name"] for r in race["racers"]}
+            versions = {r["id"]: r["version"] for r in race["racers"]}
+            arrived = True
+            await phase.ready()
+            end = phase.end + 3
             while time.perf_counter() < end:
                 try:
                     text = await asyncio.wait_for(ws.recv(), max(0.1, end - time.perf_counter()))
@@ -109,6 +131,15 @@ async def watch(racer: Racer, code: str, others: list[Racer], stats: Stats, end:
                     break
                 now = time.perf_counter()
                 message = json.loads(text)
+                if message.get("type") == "progress":
+                    stats.events += 1
+                    row = message["racer"]
+                    held = versions.get(row["id"], 0)
+                    if row["version"] > held + 1:
+                        stats.gaps += row["version"] - held - 1
+                    versions[row["id"]] = max(held, row["version"])
+                    shown(names.get(row["id"], ""), row["moves"], now)
+                    continue
                 if message.get("type") != "event":
                     continue
                 stats.events += 1
@@ -117,30 +148,32 @@ async def watch(racer: Racer, code: str, others: list[Racer], stats: Stats, end:
                     stats.gaps += version - last - 1
                 last = max(last, version)
                 for row in message["race"]["racers"]:
-                    other = next((o for o in others if o.name == row["name"]), None)
-                    if other is None or row["moves"] <= seen.get(row["name"], 0):
-                        continue
-                    for n in range(seen.get(row["name"], 0) + 1, row["moves"] + 1):
-                        if n in other.sent:
-                            stats.latencies.append(now - other.sent[n])
-                    seen[row["name"]] = row["moves"]
+                    names[row["id"]] = row["name"]
+                    versions[row["id"]] = max(versions.get(row["id"], 0), row["version"])
+                    shown(row["name"], row["moves"], now)
     except Exception as exc:  # a socket closed under the racer
         stats.errors.append(f"race socket: {type(exc).__name__}")
+    finally:
+        if not arrived:
+            phase.absent()
 
 
-async def play(racer: Racer, line: list[str], stats: Stats, end: float) -> None:
+async def play(racer: Racer, line: list[str], stats: Stats, phase: Phase) -> None:
     headers = {
         "Origin": racer.url,
         "Cookie": f"patience_player={racer.client.cookies.get('patience_player')}",
     }
+    arrived = False
     try:
         async with connect(
             ws_url(racer.url, f"/ws/play/{racer.attempt}/"), additional_headers=headers
         ) as ws:
             await ws.recv()  # the state
+            arrived = True
+            await phase.ready()
             await asyncio.sleep(random.random())
             for seq, token in enumerate(line):
-                if time.perf_counter() >= end - 2:
+                if time.perf_counter() >= phase.end - 2:
                     break
                 began = time.perf_counter()
                 racer.sent[seq + 1] = began
@@ -154,29 +187,41 @@ async def play(racer: Racer, line: list[str], stats: Stats, end: float) -> None:
                 await asyncio.sleep(max(0.0, began + 1.0 - time.perf_counter()))
     except Exception as exc:
         stats.errors.append(f"play socket: {type(exc).__name__}")
+    finally:
+        if not arrived:
+            phase.absent()
 
 
 class Phase:
-    """The moment every player of a phase is ready to play, and the servers' CPU from then:
-    each player waits at `ready()`; the last to come reads the CPU and lets everyone go."""
+    """The moment every socket of a phase is open and has its first message, and the servers'
+    CPU from then: each socket waits at `ready()` (one that could not open says `absent()`);
+    the last to come reads the CPU and lets everyone go, and the play ends `seconds` later."""
 
-    def __init__(self, servers: Servers, players: int, profile: str | None, label: str) -> None:
-        self.servers, self.players, self.profile, self.label = servers, players, profile, label
+    def __init__(
+        self, servers: Servers, parties: int, seconds: float, profile: str | None, label: str
+    ) -> None:
+        self.servers, self.parties, self.seconds = servers, parties, seconds
+        self.profile, self.label = profile, label
         self.arrived = 0
         self.go = asyncio.Event()
         self.cpu_before = float("nan")
         self.spies: list = []
+        self.end = float("inf")
 
-    async def ready(self) -> None:
-        self.arrived += 1
-        if self.arrived == self.players:
+    def absent(self, parties: int = 1) -> None:
+        self.arrived += parties
+        if self.arrived >= self.parties and not self.go.is_set():
             self.spies = profile_start(self.servers, self.profile, self.label)
             self.cpu_before = self.servers.cpu_seconds()
+            self.end = time.perf_counter() + self.seconds
             self.go.set()
+
+    async def ready(self) -> None:
+        self.absent()
         await self.go.wait()
 
     def done(self) -> float:
-        """The servers' CPU seconds since every player was ready."""
+        """The servers' CPU seconds since every socket was ready."""
         cpu = self.servers.cpu_seconds() - self.cpu_before
         profile_stop(self.spies)
         return cpu
@@ -187,18 +232,17 @@ async def practice(
     seed: int,
     line: list[str],
     stats: Stats,
-    seconds: float,
     phase: Phase,
     gate: asyncio.Semaphore,
 ) -> None:
     """The plain phase of one player: a practice of the deal (no race), played as a race is."""
     async with gate:
         state = await call(racer, "/api/practice/", stats, {"game": GAME, "seed": seed})
-    if state is not None:
-        racer.attempt = state["id"]
-    await phase.ready()
-    if state is not None:
-        await play(racer, line, stats, time.perf_counter() + seconds)
+    if state is None:
+        phase.absent()
+        return
+    racer.attempt = state["id"]
+    await play(racer, line, stats, phase)
 
 
 async def race(
@@ -206,11 +250,12 @@ async def race(
     date: str,
     line: list[str],
     stats: Stats,
-    seconds: float,
     made: asyncio.Barrier,
     phase: Phase,
     gate: asyncio.Semaphore,
 ) -> None:
+    """One race: made, joined and started over REST, then each racer's play and race sockets
+    (two parties of the phase each)."""
     async with gate:
         answer = await call(
             racers[0], "/api/races/", stats, {"game": GAME, "date": date, "capacity": len(racers)}
@@ -234,17 +279,15 @@ async def race(
         names = [r["name"] for r in view["racers"]]
         for racer, name in zip(racers, names, strict=True):
             racer.name = name
+            racer.sent = {}  # the plain phase's moves are not this race's
         playing = True
     finally:
-        await phase.ready()  # every race waits for all (one that failed goes on at once)
-    if not playing or code is None:
-        return
-    for racer in racers:
-        racer.sent = {}  # the plain phase's moves are not this race's
-    end = time.perf_counter() + seconds
+        if not playing:  # the others do not wait for this race's sockets
+            phase.absent(2 * len(racers))
+    assert code is not None
     await asyncio.gather(
-        *(watch(r, code, [o for o in racers if o is not r], stats, end + 3) for r in racers),
-        *(play(r, line, stats, end) for r in racers),
+        *(watch(r, code, [o for o in racers if o is not r], stats, phase) for r in racers),
+        *(play(r, line, stats, phase) for r in racers),
     )
 
 
@@ -292,12 +335,10 @@ async def bench(args: argparse.Namespace) -> None:
         try:
             plain_cpu = float("nan")
             if not args.no_plain:
-                phase = Phase(servers, players, args.profile, "plain")
-                await asyncio.gather(
-                    *(practice(r, seed, line, plain, args.seconds, phase, gate) for r in racers)
-                )
+                phase = Phase(servers, players, args.seconds, args.profile, "plain")
+                await asyncio.gather(*(practice(r, seed, line, plain, phase, gate) for r in racers))
                 plain_cpu = phase.done()
-            phase = Phase(servers, args.races, args.profile, "race")
+            phase = Phase(servers, 2 * players, args.seconds, args.profile, "race")
             began = time.perf_counter()
             await asyncio.gather(
                 *(
@@ -306,7 +347,6 @@ async def bench(args: argparse.Namespace) -> None:
                         past,
                         line,
                         raced,
-                        args.seconds,
                         made,
                         phase,
                         gate,
