@@ -10,8 +10,9 @@ runs the updates in a thread of its own, taking at once whatever was handed to i
 (a quiet race's update goes out at once; under load one hand-off serves many), each sending its
 event after its commit:
 
-- a move: `services.racer_moved`, one statement on the racer's own row (the picture of their
-  foundations, their next version), then `racer_progressed` with their figures alone;
+- the moves: `services.racers_moved`, one statement each on the racer's own row (the picture of
+  their foundations, their next version), in one transaction, then `racers_progressed` with
+  each racer's figures alone;
 - an end: `services.racer_finished`, a change of the race (fair play, maybe the race's end),
   then `race_changed` with the whole view.
 
@@ -38,33 +39,21 @@ STOP_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
-class Update:
-    """What the updater is handed: an attempt's move (its figures after it), or its end
-    (`moves` None: the update reads the attempt as committed)."""
+class End:
+    """The end of an attempt (the update reads it as committed)."""
 
     attempt_id: int
-    moves: int | None = None
-    foundation_cards: int = 0
-    seconds: float = 0.0
-    foundations: tuple[dict[str, object], ...] = ()
 
-    def run(self) -> bool:
-        if self.moves is None:
-            return services.racer_finished(attempt_id=self.attempt_id)
-        return services.racer_moved(
-            attempt_id=self.attempt_id,
-            moves=self.moves,
-            foundation_cards=self.foundation_cards,
-            seconds=self.seconds,
-            foundations=list(self.foundations),
-        )
+
+#: What the updater is handed: an attempt's move (its figures after it), or its end.
+Update = services.RacerMove | End
 
 
 def submit(update: Update) -> None:
     """Hand an attempt's move (or end) to this process's updater; at once, in this thread, when
     none runs. Never waits for the update itself."""
     if not updater.hand(lambda queue: queue.put_nowait(update)):
-        update.run()
+        _update([update])
 
 
 def merged(updates: list[Update]) -> list[Update]:
@@ -73,19 +62,31 @@ def merged(updates: list[Update]) -> list[Update]:
     latest: dict[int, Update] = {}
     for update in updates:
         held = latest.get(update.attempt_id)
-        if held is None or (
-            held.moves is not None and (update.moves is None or update.moves > held.moves)
+        if (
+            held is None
+            or isinstance(update, End)
+            or (isinstance(held, services.RacerMove) and update.moves > held.moves)
         ):
             latest[update.attempt_id] = update
     return list(latest.values())
 
 
 def _update(updates: list[Update]) -> None:
-    for update in merged(updates):
+    """The moves together (`services.racers_moved`: one transaction, one signal), then each
+    end (a change of its race)."""
+    todo = merged(updates)
+    moves = [u for u in todo if isinstance(u, services.RacerMove)]
+    if moves:
         try:
-            update.run()
-        except Exception:  # one failed update must not stop the others
-            logger.exception("race update of attempt %s failed", update.attempt_id)
+            services.racers_moved(moves)
+        except Exception:  # the ends must still go
+            logger.exception("race updates of %s moves failed", len(moves))
+    for end in todo:
+        if isinstance(end, End):
+            try:
+                services.racer_finished(attempt_id=end.attempt_id)
+            except Exception:  # one failed update must not stop the others
+                logger.exception("race update of attempt %s failed", end.attempt_id)
 
 
 async def _update_forever(queue: asyncio.Queue[Update]) -> None:

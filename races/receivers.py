@@ -11,6 +11,7 @@ from django.dispatch import receiver
 from games import signals
 from games.models import Standing
 from races import progress
+from races.services import RacerMove
 
 
 @receiver(signals.move_played, dispatch_uid="races.move_played")
@@ -25,7 +26,7 @@ def on_move(
     if daily_id is not None or standing.won:
         return  # no race's; after a win, `attempt_finished` follows
     progress.submit(
-        progress.Update(
+        RacerMove(
             attempt_id,
             moves=standing.move_count,
             foundation_cards=standing.foundation_cards,
@@ -38,4 +39,4 @@ def on_move(
 @receiver(signals.attempt_finished, dispatch_uid="races.attempt_finished")
 def on_end(sender: Any, attempt_id: int, daily_id: int | None = None, **_: Any) -> None:
     if daily_id is None:
-        progress.submit(progress.Update(attempt_id))
+        progress.submit(progress.End(attempt_id))

@@ -5,7 +5,7 @@ Every change of the race locks the race's row, changes what it changes, gives th
 next version and, after commit, sends `race_changed` with the race's public view at that version
 (`races.selectors.race_public`): the live side sends it on as it is. A racer's move is not a
 change of the race: it writes the racer's own row and their own next version, and after commit
-sends `racer_progressed` with that racer's figures alone (`racer_moved`).
+sends `racers_progressed` with that racer's figures alone (`racers_moved`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import random
+from dataclasses import dataclass
 
 from django.db import IntegrityError, connection, transaction
 
@@ -25,7 +26,7 @@ from games.state import position
 from races import selectors
 from races.codes import code_new
 from races.models import COUNTDOWN_SECONDS, LIFETIME, RACERS_MAX, RACERS_MIN, Race, Racer
-from races.signals import race_changed, racer_progressed
+from races.signals import race_changed, racers_progressed
 
 
 class Gone(ServiceError):
@@ -324,8 +325,8 @@ def picture(foundations: list[dict[str, object]]) -> list[dict[str, object]]:
 
 @functools.cache
 def _moved_sql(vendor: str) -> str:
-    """`racer_moved`'s one statement, in the SQL of the database (quoted by its vendor's rules:
-    PostgreSQL and SQLite both take RETURNING)."""
+    """`racers_moved`'s statement for one racer, in the SQL of the database (quoted by its
+    vendor's rules: PostgreSQL and SQLite both take RETURNING)."""
     quote = connection.ops.quote_name
     meta = Racer._meta
 
@@ -341,41 +342,58 @@ def _moved_sql(vendor: str) -> str:
     )
 
 
-def racer_moved(
-    *,
-    attempt_id: int,
-    moves: int,
-    foundation_cards: int,
-    seconds: float,
-    foundations: list[dict[str, object]],
-) -> bool:
-    """After a move of a racer's attempt has committed (races/progress.py): the racer's progress
-    as that move left it (`moves` moves, `foundation_cards` home, `seconds` of play, the
-    foundations as the move's signal carries them), in one statement on the racer's own row:
-    the picture of their foundations and their next version (`Racer.version`), unless a later
-    move's progress is there already. After commit, `racer_progressed` carries those figures at
-    that version. The race's row is neither read nor locked (its version counts the changes
-    of the race, not moves): a move costs its race one row update, and the racers of one race
-    never wait for each other. False when the attempt is in no race, or a later move's progress
-    was written first (a late update of an older move changes nothing)."""
-    shown = picture(foundations)
+@dataclass(frozen=True)
+class RacerMove:
+    """A move of a racer's attempt, as its signal carries it: the attempt's figures after it
+    (`moves` moves, `foundation_cards` home, `seconds` of play, its view's foundations)."""
+
+    attempt_id: int
+    moves: int
+    foundation_cards: int
+    seconds: float
+    foundations: tuple[dict[str, object], ...]
+
+
+def racers_moved(moves: list[RacerMove]) -> int:
+    """After moves of racers' attempts have committed (races/progress.py): each racer's
+    progress as their move left it, in one statement on the racer's own row: the picture of
+    their foundations and their next version (`Racer.version`), unless a later move's progress
+    is there already. All of them in one transaction; after its commit `racers_progressed`
+    carries each racer's figures at their new version. The races' rows are neither read nor
+    locked (a race's version counts its changes, not moves): a move costs its race one row
+    update, and the racers of one race never wait for each other. Returns how many were written:
+    a move of an attempt in no race writes nothing, nor an older move whose update came after a
+    later one's."""
+    written = []
+    with transaction.atomic():
+        for move in moves:
+            progress = _racer_moved(move)
+            if progress is not None:
+                written.append(progress)
+        if written:
+            send_on_commit(racers_progressed, progress=written)
+    return len(written)
+
+
+def _racer_moved(move: RacerMove) -> tuple[int, dict[str, object]] | None:
+    shown = picture(list(move.foundations))
     stored = Racer._meta.get_field("foundations").get_db_prep_save(shown, connection=connection)
     with connection.cursor() as cursor:
-        cursor.execute(_moved_sql(connection.vendor), [stored, moves, attempt_id, moves])
+        cursor.execute(
+            _moved_sql(connection.vendor), [stored, move.moves, move.attempt_id, move.moves]
+        )
         row = cursor.fetchone()
     if row is None:
-        return False
+        return None
     racer_id, race_id, version = row
-    progress = {
+    return race_id, {
         "id": racer_id,
         "version": version,
-        "moves": moves,
-        "foundation_cards": foundation_cards,
+        "moves": move.moves,
+        "foundation_cards": move.foundation_cards,
         "foundations": shown,
-        "seconds": seconds,
+        "seconds": move.seconds,
     }
-    send_on_commit(racer_progressed, race_id=race_id, racer=progress)
-    return True
 
 
 def racer_finished(*, attempt_id: int) -> bool:

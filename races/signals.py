@@ -3,13 +3,14 @@
 - `race_changed(race_id, code, version, event)`: the race changed; `event` is its public view
   at `version` (`races.selectors.race_public`), built in the transaction that made the
   change, so that each version's event says exactly what that version was.
-- `racer_progressed(race_id, racer)`: a racer's move changed their progress, and nothing else of
-  the race; `racer` holds their figures at their own version: `id`, `version`, `moves`,
-  `foundation_cards`, `foundations` (the picture: per suit its top card and count) and
-  `seconds`, as their entry of the race's view names them (`races.services.racer_moved`).
+- `racers_progressed(progress)`: racers' moves changed their progress, and nothing else of their
+  races; `progress` is a list of `(race_id, racer)`, `racer` holding one racer's figures at
+  their own version: `id`, `version`, `moves`, `foundation_cards`, `foundations` (the picture:
+  per suit its top card and count) and `seconds`, as their entry of the race's view names them
+  (`races.services.racers_moved`: one signal for the moves written together).
 """
 
 from django.dispatch import Signal
 
 race_changed = Signal()
-racer_progressed = Signal()
+racers_progressed = Signal()

@@ -18,6 +18,7 @@ open socket registers again at a heartbeat every `TABS_REFRESH_SECONDS`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections import defaultdict
@@ -58,17 +59,32 @@ def state_json(attempt: Attempt) -> dict[str, Any]:
 
 def group_send(group: str, message: dict[str, Any]) -> bool:
     """Send to a group from sync code; False (logged) when the channel layer fails."""
+    return group_send_many([(group, message)]) == 1
+
+
+def group_send_many(sends: list[tuple[str, dict[str, Any]]]) -> int:
+    """Send each message to its group from sync code, all in one hand-off to the event loop
+    (concurrently); how many went out (each failure logged)."""
     layer = get_channel_layer()
-    if layer is None:
-        return False
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a channel layer that is down must not fail the move behind it
-        logger.warning(
-            "live update to %s not sent: channel layer unavailable", group, exc_info=True
+    if layer is None or not sends:
+        return 0
+
+    async def send_all() -> list[BaseException | None]:
+        return await asyncio.gather(
+            *(layer.group_send(group, message) for group, message in sends),
+            return_exceptions=True,
         )
-        return False
-    return True
+
+    try:
+        results = async_to_sync(send_all)()
+    except Exception as exc:  # a channel layer that is down must not fail the move behind it
+        results = [exc] * len(sends)
+    for (group, _), result in zip(sends, results, strict=True):
+        if isinstance(result, BaseException):
+            logger.warning(
+                "live update to %s not sent: channel layer unavailable", group, exc_info=result
+            )
+    return sum(1 for result in results if not isinstance(result, BaseException))
 
 
 # -- who listens -------------------------------------------------------------------------------

@@ -23,22 +23,28 @@ gets a new snapshot: nothing is lost with a missed message, nor on a reload or a
 (the race and each racer's progress are in the database). `{"type": "ping"}` ->
 `{"type": "pong"}`. Budget, heartbeats and errors: realtime/sockets.py.
 
-The live side hears `races.signals.race_changed` and `racer_progressed` after commit
-(`push_event`, `push_progress`) and sends what they carry to the group `race_group(id)`, which
-every race socket of the race joins, through the same channel layer as the other sockets.
+The live side hears `races.signals.race_changed` and `racers_progressed` after commit
+(`push_event`, `push_progress`) and sends what they carry, encoded once, to the group
+`race_group(id)`: one member per server process with sockets of the race (realtime/watchers.py,
+as for the daily sockets), which hands each message to its sockets' own queues; each socket's
+writer sends them on in order. A socket whose queue is full (a client that stopped reading)
+misses messages, sees the skip and resyncs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 from typing import Any
 
 from channels.db import database_sync_to_async
 
 from games.errors import ServiceError
 from races import selectors
-from realtime.pushes import group_send
+from realtime.pushes import group_send, group_send_many
 from realtime.sockets import CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, JsonSocket, error_message
+from realtime.watchers import QUEUE_EVENTS, watchers
 
 #: How long a message that came ahead of the one before it in its line waits for it.
 REORDER_SECONDS = 0.2
@@ -48,20 +54,40 @@ RACE = 0
 
 
 def race_group(race_id: int) -> str:
-    """The channel-layer group of one race's sockets."""
+    """The channel-layer group of one race's sockets (one member per process: `watchers()`)."""
     return f"race.{race_id}"
+
+
+def _encoded(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), default=str)
 
 
 def push_event(
     sender: Any, race_id: int, version: int, event: dict[str, Any], **kwargs: Any
 ) -> None:
-    """Listener of `race_changed`: the race's view at this version, to its sockets."""
-    group_send(race_group(race_id), {"type": "race.event", "race": event})
+    """Listener of `race_changed`: the race's view at this version, to its sockets, encoded
+    once here rather than once per socket."""
+    text = _encoded({"type": "event", "race": event})
+    group_send(race_group(race_id), {"type": "race.event", "race": event, "text": text})
 
 
-def push_progress(sender: Any, race_id: int, racer: dict[str, Any], **kwargs: Any) -> None:
-    """Listener of `racer_progressed`: one racer's figures at their version, to its sockets."""
-    group_send(race_group(race_id), {"type": "race.progress", "racer": racer})
+def push_progress(sender: Any, progress: list[tuple[int, dict[str, Any]]], **kwargs: Any) -> None:
+    """Listener of `racers_progressed`: each racer's figures at their version, to their race's
+    sockets (all in one hand-off to the event loop), each encoded once."""
+    group_send_many(
+        [
+            (
+                race_group(race_id),
+                {
+                    "type": "race.progress",
+                    "line": int(racer["id"]),
+                    "version": int(racer["version"]),
+                    "text": _encoded({"type": "progress", "racer": racer}),
+                },
+            )
+            for race_id, racer in progress
+        ]
+    )
 
 
 @database_sync_to_async
@@ -78,8 +104,13 @@ def _view(code: str) -> dict[str, Any]:
 
 
 class RaceConsumer(JsonSocket):
+    """Joins its race through this process's `watchers()` (one channel-layer member per process
+    and race), which puts the race's messages in the socket's `outbox`; a task of the socket's
+    own writes them out in order, after the snapshot."""
+
     code: str
     group: str | None = None
+    writer: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.code = str(self.scope["url_route"]["kwargs"]["code"])
@@ -93,21 +124,42 @@ class RaceConsumer(JsonSocket):
         #: The messages that came ahead of their line's next version, by line and version.
         self.ahead: dict[int, dict[int, dict[str, Any]]] = {}
         self.waiter: asyncio.Task[None] | None = None
+        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_EVENTS)
         group = race_group(race_id)
-        if not await self.join_group(group):
+        if not await watchers().join(group, self.deliver):
             await self.refuse(CLOSE_UNAVAILABLE)
             return
         self.group = group
         await self.accept()
         await self.start_watchdog()
         await self.send_snapshot()
+        self.writer = asyncio.create_task(self._write())
 
     async def leave_groups(self) -> None:
-        if self.waiter is not None:
-            self.waiter.cancel()
+        for task in (self.writer, getattr(self, "waiter", None)):
+            if task is not None:
+                task.cancel()
         if self.group is not None:
             group, self.group = self.group, None
-            await self.leave_group(group)
+            await watchers().leave(group, self.deliver)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """A message of the race, queued for this socket (dropped when the queue is full: the
+        client sees the version skip and asks for a snapshot)."""
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(message)
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                message = await self.outbox.get()
+                if message["type"] == "race.event":
+                    race = message["race"]
+                    await self._take(RACE, int(race["version"]), message)
+                else:
+                    await self._take(int(message["line"]), int(message["version"]), message)
+        except OSError:  # the client is gone; the disconnection cleans up
+            pass
 
     def _covered(self, view: dict[str, Any]) -> None:
         """What a view sent says: its version and every racer's, none to be sent again."""
@@ -138,33 +190,21 @@ class RaceConsumer(JsonSocket):
             return
         await self.send_snapshot()
 
-    async def race_event(self, message: dict[str, Any]) -> None:
-        """A change of the race: its whole view, in the race's line."""
-        race = message["race"]
-        await self._take(RACE, int(race["version"]), {"type": "event", "race": race})
-
-    async def race_progress(self, message: dict[str, Any]) -> None:
-        """A racer's move: their figures, in their own line."""
-        racer = message["racer"]
-        await self._take(
-            int(racer["id"]), int(racer["version"]), {"type": "progress", "racer": racer}
-        )
-
-    async def _take(self, line: int, version: int, out: dict[str, Any]) -> None:
-        """Send `out` in its line's order; one ahead of a missing version waits for it up to
-        `REORDER_SECONDS`, then goes out anyway (the client resyncs)."""
+    async def _take(self, line: int, version: int, message: dict[str, Any]) -> None:
+        """Send `message` in its line's order; one ahead of a missing version waits for it up
+        to `REORDER_SECONDS`, then goes out anyway (the client resyncs)."""
         async with self.sending:
             if version <= self.sent.get(line, 0):
                 return
-            self.ahead.setdefault(line, {})[version] = out
+            self.ahead.setdefault(line, {})[version] = message
             await self._send_in_order(line)
             if self.ahead and (self.waiter is None or self.waiter.done()):
                 self.waiter = asyncio.create_task(self._give_up_waiting())
 
-    async def _send(self, out: dict[str, Any]) -> None:
-        await self.send_json(out)
-        if out["type"] == "event":
-            self._covered(out["race"])
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=message["text"])
+        if message["type"] == "race.event":
+            self._covered(message["race"])
 
     async def _send_in_order(self, line: int) -> None:
         held = self.ahead.get(line, {})

@@ -1,6 +1,7 @@
-"""This process's watchers of each daily, fed by one channel of the layer per daily.
+"""This process's watchers of each daily (and of each race), fed by one channel of the layer per
+daily (or race).
 
-A board change reaches every server process once (the daily's channel-layer group holds one
+A board change (or a race's message) reaches every server process once (the group holds one
 channel per process that has watchers of it, not one per watcher), and the process hands the
 event to its watchers itself: each watcher socket has a small queue of its own and a task that
 writes from it, so a slow client holds up nobody else. Before, the layer carried one message

@@ -16,7 +16,7 @@ from races import selectors
 from races import services as races
 from races.codes import ALPHABET, LENGTH
 from races.models import LIFETIME, Race, Racer
-from races.signals import racer_progressed
+from races.signals import racers_progressed
 from tests.games import factories
 from tests.races.conftest import play_line, started
 
@@ -232,14 +232,14 @@ def test_a_move_writes_the_racers_own_progress_and_leaves_the_race_as_it_was(
     before = view(race)
     sent: list[dict] = []
 
-    def heard(sender, race_id, racer, **kwargs):
-        sent.append({"race_id": race_id, **racer})
+    def heard(sender, progress, **kwargs):
+        sent.extend({"race_id": race_id, **racer} for race_id, racer in progress)
 
-    racer_progressed.connect(heard)
+    racers_progressed.connect(heard)
     try:
         state = play_line(attempt.pk, alice, past_daily.deal.certificate[:3])
     finally:
-        racer_progressed.disconnect(heard)
+        racers_progressed.disconnect(heard)
     after = view(race)
     assert after["version"] == before["version"]  # a move is no change of the race
     mine = next(r for r in after["racers"] if r["name"] == "alice")
@@ -258,18 +258,14 @@ def test_a_late_update_of_an_older_move_changes_nothing(alice, bob, past_daily, 
     attempt, _ = races.race_attempt(code=race.code, player=alice)
     play_line(attempt.pk, alice, past_daily.deal.certificate[:4])
     racer = Racer.objects.get(attempt=attempt)
-    late = races.racer_moved(
-        attempt_id=attempt.pk, moves=2, foundation_cards=0, seconds=1.0, foundations=[]
-    )
+    late = races.racers_moved([races.RacerMove(attempt.pk, 2, 0, 1.0, ())])
     again = Racer.objects.get(attempt=attempt)
-    assert not late and (again.version, again.moves, again.foundations) == (
+    assert late == 0 and (again.version, again.moves, again.foundations) == (
         racer.version,
         4,
         racer.foundations,
     )
-    assert not races.racer_moved(
-        attempt_id=0, moves=1, foundation_cards=0, seconds=0.0, foundations=[]
-    )  # an attempt in no race
+    assert races.racers_moved([races.RacerMove(0, 1, 0, 0.0, ())]) == 0  # an attempt in no race
 
 
 def test_a_finish_is_a_change_of_the_race_and_a_new_version_of_the_racer(

@@ -8,13 +8,15 @@ import datetime as dt
 import re
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 
 from games import clock, services
 from races import services as races
 from races.models import Race
+from realtime import race as live
 from realtime.race import REORDER_SECONDS, race_group
+from realtime.watchers import watchers
 from tests.games import factories
 from tests.realtime.conftest import close_all, nothing_more, receive, refused_with, socket
 
@@ -92,17 +94,23 @@ async def test_a_resync_after_a_reconnect_gets_the_race_as_it_is(monkeypatch):
     await close_all(again)
 
 
+#: The live side's listeners, called as the signals call them (from a thread).
+push_event, push_progress = sync_to_async(live.push_event), sync_to_async(live.push_progress)
+
+
+def as_changed(race_id: int, view: dict) -> dict:
+    return {"race_id": race_id, "version": view["version"], "event": view}
+
+
 async def test_an_event_ahead_of_its_predecessor_waits_for_it():
     race, _ = await a_race()
     watcher = socket(f"/ws/race/{race.code}/")
     await watcher.connect()
     view = (await receive(watcher))["race"]
-    layer = get_channel_layer()
     later = {**view, "version": view["version"] + 2}
     earlier = {**view, "version": view["version"] + 1}
-    await layer.group_send(race_group(race.pk), {"type": "race.event", "race": later})
-    await layer.group_send(race_group(race.pk), {"type": "race.event", "race": earlier})
-    await layer.group_send(race_group(race.pk), {"type": "race.event", "race": earlier})
+    for changed in (later, earlier, earlier):
+        await push_event(None, **as_changed(race.pk, changed))
     got = [(await receive(watcher))["race"]["version"] for _ in range(2)]
     assert got == [view["version"] + 1, view["version"] + 2]
     assert await nothing_more(watcher)  # the one sent twice went out once
@@ -110,10 +118,7 @@ async def test_an_event_ahead_of_its_predecessor_waits_for_it():
 
 
 def progress(racer: dict, version: int) -> dict:
-    return {
-        "type": "race.progress",
-        "racer": {**{k: racer[k] for k in PROGRESS}, "version": version, "moves": version},
-    }
+    return {**{k: racer[k] for k in PROGRESS}, "version": version, "moves": version}
 
 
 PROGRESS = ("id", "version", "moves", "foundation_cards", "foundations", "seconds")
@@ -125,27 +130,26 @@ async def test_a_racers_progress_goes_out_in_their_own_order_never_twice():
     await watcher.connect()
     view = (await receive(watcher))["race"]
     alice, bob = view["racers"]
-    layer = get_channel_layer()
-    group = race_group(race.pk)
-    # Bob's second move comes ahead of his first; alice's lines are her own.
-    await layer.group_send(group, progress(bob, 2))
-    await layer.group_send(group, progress(alice, 1))
-    await layer.group_send(group, progress(bob, 1))
-    await layer.group_send(group, progress(bob, 1))
+    # Bob's second move comes ahead of his first; alice's line is her own.
+    await push_progress(None, progress=[(race.pk, progress(bob, 2)), (race.pk, progress(alice, 1))])
+    await push_progress(None, progress=[(race.pk, progress(bob, 1))])
+    await push_progress(None, progress=[(race.pk, progress(bob, 1))])
     got = [(await receive(watcher))["racer"] for _ in range(3)]
     assert [(r["id"], r["version"]) for r in got] == [
         (alice["id"], 1),
         (bob["id"], 1),
         (bob["id"], 2),
     ]
+    assert got[0] == progress(alice, 1)  # her figures as the signal carried them
     assert await nothing_more(watcher)
     # A view that names alice at her version 3 covers her progress up to it.
     named = {**view, "version": view["version"] + 1}
     named["racers"] = [{**alice, "version": 3}, {**bob, "version": 2}]
-    await layer.group_send(group, {"type": "race.event", "race": named})
+    await push_event(None, **as_changed(race.pk, named))
     assert (await receive(watcher))["race"]["version"] == named["version"]
-    await layer.group_send(group, progress(alice, 3))
-    await layer.group_send(group, progress(alice, 4))
+    await push_progress(
+        None, progress=[(race.pk, progress(alice, 3)), (race.pk, progress(alice, 4))]
+    )
     assert (await receive(watcher))["racer"]["version"] == 4
     assert await nothing_more(watcher)
     await close_all(watcher)
@@ -157,10 +161,23 @@ async def test_a_progress_whose_predecessor_never_comes_goes_out_after_a_wait():
     await watcher.connect()
     view = (await receive(watcher))["race"]
     alice = view["racers"][0]
-    await get_channel_layer().group_send(race_group(race.pk), progress(alice, 2))
+    await push_progress(None, progress=[(race.pk, progress(alice, 2))])
     assert await nothing_more(watcher, wait=REORDER_SECONDS / 2)  # waits for version 1 ...
     assert (await receive(watcher))["racer"]["version"] == 2  # ... then goes out: a skip
     await close_all(watcher)
+
+
+async def test_two_sockets_of_one_process_share_one_member_of_the_races_group():
+    race, _ = await a_race()
+    sockets = [socket(f"/ws/race/{race.code}/") for _ in range(2)]
+    for s in sockets:
+        await s.connect()
+    views = [(await receive(s))["race"] for s in sockets]
+    feed = watchers().feeds[race_group(race.pk)]  # one channel of the layer for both
+    assert len(feed.members) == 2 and feed.channel
+    await push_progress(None, progress=[(race.pk, progress(views[0]["racers"][0], 1))])
+    assert [(await receive(s))["racer"]["version"] for s in sockets] == [1, 1]
+    await close_all(*sockets)
 
 
 async def test_an_unknown_race_is_refused_with_4404():

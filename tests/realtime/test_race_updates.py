@@ -44,13 +44,13 @@ async def test_the_move_is_answered_while_the_race_update_still_runs(updater, mo
     started, release = threading.Event(), threading.Event()
     seen: list[tuple[int, int]] = []
 
-    def slow_update(*, attempt_id, moves, **figures):
+    def slow_update(moves):
         started.set()
         release.wait(10)
-        seen.append((attempt_id, moves))
-        return True
+        seen.extend((move.attempt_id, move.moves) for move in moves)
+        return len(moves)
 
-    monkeypatch.setattr(races, "racer_moved", slow_update)
+    monkeypatch.setattr(races, "racers_moved", slow_update)
     play = database_sync_to_async(services.attempt_play)
     state = await play(attempt_id=attempt_id, player=player, seq=0, move=line[0])
     assert state.attempt.move_count == 1  # answered ...
@@ -98,12 +98,12 @@ async def test_racers_moves_reach_the_race_socket_in_versions_without_gaps(updat
 def test_moves_of_one_attempt_that_waited_together_make_one_update():
     f1, f2 = ({"suit": "S", "top": "AS", "count": 1},), ({"suit": "S", "top": "2S", "count": 2},)
     one, two, other = (
-        progress.Update(1, moves=1, foundations=f1),
-        progress.Update(1, moves=2, foundations=f2),
-        progress.Update(2, moves=6, foundations=f1),
+        races.RacerMove(1, moves=1, foundation_cards=1, seconds=1.0, foundations=f1),
+        races.RacerMove(1, moves=2, foundation_cards=2, seconds=2.0, foundations=f2),
+        races.RacerMove(2, moves=6, foundation_cards=1, seconds=9.0, foundations=f1),
     )
     assert progress.merged([one, other, two]) == [two, other]
     assert progress.merged([two, one]) == [two]  # an older move that came late: the later one
     # An end among them: the end alone (the update reads the attempt as committed).
-    end = progress.Update(1)
+    end = progress.End(1)
     assert progress.merged([one, end, two]) == [end]
