@@ -1,6 +1,8 @@
 """The ASGI application: HTTP goes through the body-size limit to Django, WebSockets through the
 origin check to Channels (an unknown path is refused with close code 4404)."""
 
+from collections.abc import Iterator
+
 import pytest
 from channels.routing import ProtocolTypeRouter
 from channels.testing import HttpCommunicator, WebsocketCommunicator
@@ -161,6 +163,91 @@ async def test_the_handler_answers_an_unknown_path_with_the_sites_404(settings):
     response = await communicator.get_response()
 
     assert response["status"] == 404
+
+
+@pytest.fixture
+def finished_requests() -> Iterator[list[tuple[int, bool]]]:
+    """Per request, as `request_finished` sees it in the request's thread (after Django's own
+    receivers, which give the request's connection back): the thread, and whether that
+    thread's database connection is still open."""
+    import threading
+
+    from django.core import signals
+    from django.db import connection
+
+    seen: list[tuple[int, bool]] = []
+
+    def finished(**kwargs):
+        seen.append((threading.get_ident(), connection.connection is not None))
+
+    signals.request_finished.connect(finished, weak=False, dispatch_uid="finished_requests")
+    yield seen
+    signals.request_finished.disconnect(dispatch_uid="finished_requests")
+
+
+async def _one_after_another(requests: int) -> None:
+    from config.handler import SyncStackASGIHandler
+
+    handler = SyncStackASGIHandler()
+    for _ in range(requests):
+        communicator = HttpCommunicator(
+            handler, "GET", "/api/dailies/", headers=[(b"host", b"localhost")]
+        )
+        assert (await communicator.get_response())["status"] == 200
+        await communicator.wait()  # the request's end: its response closed
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_requests_one_after_another_are_served_by_one_kept_thread(finished_requests):
+    """No thread is started per request."""
+    await _one_after_another(3)
+
+    assert len(finished_requests) == 3
+    assert len({thread for thread, _ in finished_requests}) == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+async def test_a_kept_thread_holds_no_database_connection_between_requests(finished_requests):
+    """The request's connection goes back to the pool when the request ends (an in-memory
+    SQLite database is never closed, hence PostgreSQL)."""
+    await _one_after_another(2)
+
+    assert [still_open for _, still_open in finished_requests] == [False, False]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_requests_at_the_same_time_are_each_served_by_a_thread_of_their_own(monkeypatch):
+    import asyncio
+    import threading
+
+    from django.core import signals
+
+    from config.handler import SyncStackASGIHandler
+
+    handler = SyncStackASGIHandler()
+    both_in = threading.Barrier(2, timeout=10)  # each request waits in its thread for the other
+    threads: list[int] = []
+
+    def started(**kwargs):
+        threads.append(threading.get_ident())
+        both_in.wait()
+
+    signals.request_started.connect(started, weak=False, dispatch_uid="test_same_time")
+    try:
+        answers = await asyncio.gather(
+            *(
+                HttpCommunicator(
+                    handler, "GET", "/api/dailies/", headers=[(b"host", b"localhost")]
+                ).get_response()
+                for _ in range(2)
+            )
+        )
+    finally:
+        signals.request_started.disconnect(dispatch_uid="test_same_time")
+
+    assert [a["status"] for a in answers] == [200, 200]
+    assert len(set(threads)) == 2
 
 
 def test_a_server_process_collects_with_its_own_thresholds_and_the_startup_heap_frozen():
