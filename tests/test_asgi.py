@@ -256,8 +256,9 @@ def test_a_server_process_collects_with_its_own_thresholds_and_the_startup_heap_
 
     probe = (
         "import django, gc, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings');"
-        "from config import server;"
-        "print(gc.get_threshold() == server.GC_THRESHOLDS, gc.get_freeze_count())"
+        "from config import server; import sys;"
+        "print(gc.get_threshold() == server.GC_THRESHOLDS, gc.get_freeze_count(),"
+        "'games.api.views' in sys.modules)"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
@@ -265,6 +266,7 @@ def test_a_server_process_collects_with_its_own_thresholds_and_the_startup_heap_
 
     assert out[0] == "True"
     assert int(out[1]) > 10_000  # Django and the apps, loaded before serving
+    assert out[2] == "True"  # the URLconf's views too, before the first request
 
 
 def test_importing_the_application_leaves_the_collector_alone():
