@@ -59,17 +59,35 @@ def state_json(attempt: Attempt) -> dict[str, Any]:
 
 def group_send(group: str, message: dict[str, Any]) -> bool:
     """Send to a group from sync code; False (logged) when the channel layer fails."""
-    return group_send_many([(group, message)]) == 1
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # a channel layer that is down must not fail the move behind it
+        logger.warning(
+            "live update to %s not sent: channel layer unavailable", group, exc_info=True
+        )
+        return False
+    return True
 
 
 def group_send_many(sends: list[tuple[str, dict[str, Any]]]) -> int:
-    """Send each message to its group from sync code, all in one hand-off to the event loop
-    (concurrently); how many went out (each failure logged)."""
+    """Send each message to its group from sync code, all in one hand-off to the event loop:
+    through the Redis layer's `group_send_many` (two round trips for all), else one
+    `group_send` each, concurrently. How many went out (failures logged once)."""
     layer = get_channel_layer()
     if layer is None or not sends:
         return 0
 
     async def send_all() -> list[BaseException | None]:
+        many = getattr(layer, "group_send_many", None)
+        if many is not None:  # the Redis layer: two round trips for all
+            try:
+                await many(sends)
+            except Exception as exc:
+                return [exc] * len(sends)
+            return [None] * len(sends)
         return await asyncio.gather(
             *(layer.group_send(group, message) for group, message in sends),
             return_exceptions=True,
@@ -79,12 +97,14 @@ def group_send_many(sends: list[tuple[str, dict[str, Any]]]) -> int:
         results = async_to_sync(send_all)()
     except Exception as exc:  # a channel layer that is down must not fail the move behind it
         results = [exc] * len(sends)
-    for (group, _), result in zip(sends, results, strict=True):
-        if isinstance(result, BaseException):
-            logger.warning(
-                "live update to %s not sent: channel layer unavailable", group, exc_info=result
-            )
-    return sum(1 for result in results if not isinstance(result, BaseException))
+    failed = [group for (group, _), result in zip(sends, results, strict=True) if result]
+    if failed:
+        logger.warning(
+            "live update to %s not sent: channel layer unavailable",
+            ", ".join(failed[:3]) + (f" and {len(failed) - 3} more" if len(failed) > 3 else ""),
+            exc_info=next(r for r in results if r),
+        )
+    return len(sends) - len(failed)
 
 
 # -- who listens -------------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 A socket's receive is cancelled whenever the socket closes, at any point of its wait. The layer
 must come out of every such cancellation as it went in: the cancelled receive ends at once,
 nothing keeps popping for it, and a receive from another event loop (a health check) works.
-Messages sent to a channel and to a group reach the right channels of the process, and a Redis
-that cannot be reached is an error in the waiting receive, not a hang.
+Messages sent to a channel and to a group (one at a time, or many groups at once) reach the
+right channels of the process, and a Redis that cannot be reached is an error in the waiting
+receive, not a hang.
 """
 
 from __future__ import annotations
@@ -35,6 +36,15 @@ async def ends_soon(task: asyncio.Task, within: float = 3.0) -> bool:
     """True when `task` is over within `within` seconds (a deadline, not a pause)."""
     done, _ = await asyncio.wait({task}, timeout=within)
     return task in done
+
+
+async def nothing_within(layer: ReaderChannelLayer, channel: str, seconds: float = 0.3) -> bool:
+    """True when nothing reaches `channel` within `seconds` (the wait is then cancelled)."""
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    got = await ends_soon(waiting, within=seconds)
+    waiting.cancel()
+    await ends_soon(waiting)
+    return not got
 
 
 async def test_a_receive_cancelled_at_any_point_ends_at_once_and_leaves_no_reader():
@@ -99,6 +109,42 @@ async def test_messages_reach_their_channels_and_groups_each_member():
         {"type": "to.board", "n": 1},
         {"type": "to.carol"},
     ]
+    await layer.flush()
+
+
+async def test_many_group_sends_at_once_reach_each_member_in_their_order():
+    layer = a_layer()
+    one, two, alone = [await layer.new_channel() for _ in range(3)]
+    await layer.group_add("race.1", one)
+    await layer.group_add("race.1", two)
+    await layer.group_add("race.2", two)
+    await layer.group_add("race.3", alone)
+    await layer.group_send_many(
+        [
+            ("race.1", {"type": "m", "n": 1}),
+            ("race.2", {"type": "m", "n": 2}),
+            ("race.1", {"type": "m", "n": 3}),
+            ("race.9", {"type": "m", "n": 4}),  # nobody in it
+        ]
+    )
+
+    async def received(channel: str, count: int) -> list[int]:
+        return [(await layer.receive(channel))["n"] for _ in range(count)]
+
+    got = await asyncio.wait_for(asyncio.gather(received(one, 2), received(two, 3)), 5)
+    assert got == [[1, 3], [1, 2, 3]]
+    assert await nothing_within(layer, alone)
+    await layer.flush()
+
+
+async def test_many_group_sends_keep_a_channels_capacity():
+    layer = a_layer(capacity=2)
+    channel = await layer.new_channel()
+    await layer.group_add("race.1", channel)
+    await layer.group_send_many([("race.1", {"type": "m", "n": n}) for n in range(3)])
+    got = [(await asyncio.wait_for(layer.receive(channel), 5))["n"] for _ in range(2)]
+    assert got == [0, 1]  # the third found the channel full
+    assert await nothing_within(layer, channel)
     await layer.flush()
 
 
