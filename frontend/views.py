@@ -84,22 +84,19 @@ def _countdown_text(seconds: int) -> str:
 def home(request: HttpRequest) -> HttpResponse:
     player = _player(request)
     today = clock.today()
-    dailies = {daily.game: daily for daily in selectors.dailies_today()}
+    dailies = selectors.dailies_today()
+    summaries = selectors.daily_summaries(dailies=dailies, player=player)
+    by_game = {d.game: (d, summary) for d, summary in zip(dailies, summaries, strict=True)}
     cards = []
     for page in GAME_PAGES.values():
-        daily = dailies.get(page.slug)
-        summary = selectors.daily_summary(daily=daily, player=player) if daily else None
+        daily, summary = by_game.get(page.slug, (None, None))
         cards.append(
             {
                 "game": page,
                 "daily": daily,
                 "summary": summary,
                 "difficulty": difficulty_info(summary["difficulty"]) if summary else None,
-                "result": (
-                    result_info(selectors.attempt_at_daily(daily=daily, player=player))
-                    if daily
-                    else None
-                ),
+                "result": result_info(summary["attempt"]) if summary else None,
             }
         )
     seconds = seconds_to_next_day(clock.now())

@@ -98,31 +98,57 @@ def attempt_at_daily(*, daily: DailyChallenge, player: Player | None) -> Attempt
 def daily_counts(*, daily: DailyChallenge) -> dict[str, int]:
     """How many played a daily ranked (at least one move) and how many of them won: the
     counters of its page and of its live board (realtime/boards.py), one count for both."""
-    counts = (
-        ranked_attempts(daily)
+    return dailies_counts(dailies=[daily])[daily.pk]
+
+
+def dailies_counts(*, dailies: Sequence[DailyChallenge]) -> dict[int, dict[str, int]]:
+    """`daily_counts` of each of `dailies`, by daily id, in one query."""
+    counts = {daily.pk: {"players": 0, "winners": 0} for daily in dailies}
+    rows = (
+        Attempt.objects.filter(daily__in=dailies)
+        .on_board()
         .started()
         .order_by()
-        .aggregate(players=Count("id"), winners=Count("id", filter=WIN))
+        .values("daily_id")
+        .annotate(players=Count("id"), winners=Count("id", filter=WIN))
     )
-    return {"players": counts["players"], "winners": counts["winners"]}
+    for row in rows:
+        counts[row["daily_id"]] = {"players": row["players"], "winners": row["winners"]}
+    return counts
 
 
 def daily_summary(*, daily: DailyChallenge, player: Player | None) -> dict[str, Any]:
     """What a daily shows: its difficulty, how many played (at least one move) and won, and
-    its par once the player has finished their ranked attempt or the day is over."""
-    mine = ranked_attempt(daily=daily, player=player)
-    finished = mine is not None and mine.is_finished
-    return {
-        "game": daily.game,
-        "date": daily.date,
-        "difficulty": daily.deal.difficulty,
-        **daily_counts(daily=daily),
-        "par": daily.deal.par if daily.par_shown(finished=finished) else None,
-        "par_proven": daily.deal.par_optimal if daily.par_shown(finished=finished) else None,
-        "par_lower_bound": (
-            daily.deal.par_lower_bound if daily.par_shown(finished=finished) else None
-        ),
-    }
+    its par once the player has finished their ranked attempt or the day is over; and the
+    player's `attempt` at it (`attempt_at_daily`)."""
+    return daily_summaries(dailies=[daily], player=player)[0]
+
+
+def daily_summaries(
+    *, dailies: Sequence[DailyChallenge], player: Player | None
+) -> list[dict[str, Any]]:
+    """`daily_summary` of each of `dailies`, in their order: two queries whatever their number
+    (the counts, and the player's attempts at them)."""
+    counts = dailies_counts(dailies=dailies)
+    attempts = attempts_at_dailies(dailies=list(dailies), player=player)
+    summaries = []
+    for daily in dailies:
+        attempt = attempts.get(daily.pk)  # their ranked attempt whenever they have one
+        finished = attempt is not None and attempt.ranked and attempt.is_finished
+        shown = daily.par_shown(finished=finished)
+        summaries.append(
+            {
+                "game": daily.game,
+                "date": daily.date,
+                "difficulty": daily.deal.difficulty,
+                **counts[daily.pk],
+                "par": daily.deal.par if shown else None,
+                "par_proven": daily.deal.par_optimal if shown else None,
+                "par_lower_bound": daily.deal.par_lower_bound if shown else None,
+                "attempt": attempt,
+            }
+        )
+    return summaries
 
 
 def attempt_par(attempt: Attempt) -> int | None:
@@ -147,6 +173,10 @@ def player_attempts(*, player: Player) -> QuerySet[Attempt]:
 def player_stats(*, player: Player) -> dict[str, Any]:
     played = Attempt.objects.filter(player=player).on_board().started()
     return {"dailies_played": played.count(), "dailies_won": played.wins().count()}
+
+
+#: `player_stats` of a player who has played nothing.
+NO_STATS: dict[str, Any] = {"dailies_played": 0, "dailies_won": 0}
 
 
 def line_positions(

@@ -6,7 +6,8 @@ change. `games` never imports its listeners (`leaderboards` keeps its index, `re
 sockets, `games.tasks` starts solver runs); they connect in their apps' `ready()`. A listener
 that fails is logged and does not undo or fail the change that caused it.
 
-- `attempt_started(attempt_id, daily_id)`: a new attempt (daily_id None for a random practice)
+- `attempt_started(attempt_id, daily_id, standing)`: a new attempt (daily_id None for a random
+  practice; standing, given for one on a daily)
 - `move_played(attempt_id, daily_id, seq, revealed, standing, foundations, origin)`: a move
   was stored (seq is its index; revealed, the codes of the cards it turned face up;
   foundations, the view's foundations after it: `[{suit, top, count}]`)
@@ -23,7 +24,7 @@ that fails is logged and does not undo or fail the change that caused it.
   play (it would enter its day's top 100)
 
 `standing` is the attempt's `games.models.Standing` as committed (what its board reads), so
-that the board index needs no second read per move. `origin` is whatever the caller of the
+that the board index needs no second read per start or move. `origin` is whatever the caller of the
 service gave to say who asked (the play socket passes its channel name; None from REST, the
 admin and tasks): the sockets' listener uses it not to send a socket the state it already
 answered.

@@ -42,8 +42,10 @@ def _update_and_tell(attempt_id: int, daily_id: int | None, standing: Standing |
 
 
 @receiver(signals.attempt_started, dispatch_uid="leaderboards.attempt_started")
-def on_attempt_started(sender: Any, attempt_id: int, daily_id: int | None, **kwargs: Any) -> None:
-    _update(attempt_id, daily_id)
+def on_attempt_started(
+    sender: Any, attempt_id: int, daily_id: int | None, standing: Standing | None = None, **_: Any
+) -> None:
+    _update(attempt_id, daily_id, standing)
 
 
 @receiver(signals.move_played, dispatch_uid="leaderboards.move_played")

@@ -44,7 +44,7 @@ from games.api.serializers import (
 from games.api.throttles import THROTTLE_CLASSES
 from games.engine.deals import random_seed
 from games.errors import NotFound, Unauthorized
-from games.models import Attempt, DailyChallenge, Player
+from games.models import Attempt, Player
 from games.state import attempt_state
 
 
@@ -67,18 +67,16 @@ class ApiView(identity.PlayerCookieMixin, APIView):
         super().initial(request, *args, **kwargs)
 
 
-def _your_attempt(daily: DailyChallenge, player: Player | None) -> dict[str, Any] | None:
-    attempt = selectors.attempt_at_daily(daily=daily, player=player)
-    if attempt is None:
-        return None
-    return {"id": attempt.pk, "status": attempt.status, "ranked": attempt.ranked}
-
-
-def _daily(daily: DailyChallenge, player: Player | None) -> dict[str, Any]:
-    return {
-        **selectors.daily_summary(daily=daily, player=player),
-        "your_attempt": _your_attempt(daily, player),
-    }
+def _daily(summary: dict[str, Any]) -> dict[str, Any]:
+    """A daily as the API shows it, from its summary (`selectors.daily_summaries`)."""
+    daily = {key: value for key, value in summary.items() if key != "attempt"}
+    attempt = summary["attempt"]
+    daily["your_attempt"] = (
+        None
+        if attempt is None
+        else {"id": attempt.pk, "status": attempt.status, "ranked": attempt.ranked}
+    )
+    return daily
 
 
 # -- dailies ---------------------------------------------------------------------------------
@@ -87,16 +85,18 @@ def _daily(daily: DailyChallenge, player: Player | None) -> dict[str, Any]:
 class DailyListView(ApiView):
     @openapi.DAILY_LIST_GET
     def get(self, request: Request) -> Response:
-        player = identity.current_player(request)
-        dailies = [_daily(daily, player) for daily in selectors.dailies_today()]
-        return Response(DailySerializer(dailies, many=True).data)
+        summaries = selectors.daily_summaries(
+            dailies=selectors.dailies_today(), player=identity.current_player(request)
+        )
+        return Response(DailySerializer([_daily(s) for s in summaries], many=True).data)
 
 
 class DailyDetailView(ApiView):
     @openapi.DAILY_DETAIL_GET
     def get(self, request: Request, game: str, date: str) -> Response:
         daily = selectors.daily_get(game=game, date=parse_date(date))
-        return Response(DailySerializer(_daily(daily, identity.current_player(request))).data)
+        summary = selectors.daily_summary(daily=daily, player=identity.current_player(request))
+        return Response(DailySerializer(_daily(summary)).data)
 
 
 class DailyAttemptsView(ApiView):
@@ -220,12 +220,16 @@ class ContinueView(ApiView):
 RECENT_ATTEMPTS = 5
 
 
-def _me(player: Player) -> dict[str, Any]:
+def _me(player: Player, *, new: bool = False) -> dict[str, Any]:
+    """The player as the API shows them. `new`: made by this request, they have played
+    nothing yet (nothing to count or list)."""
     return {
         "display_name": player.display_name,
         "username": player.user.get_username() if player.user_id else None,
-        "stats": selectors.player_stats(player=player),
-        "recent_attempts": list(selectors.player_attempts(player=player)[:RECENT_ATTEMPTS]),
+        "stats": selectors.NO_STATS if new else selectors.player_stats(player=player),
+        "recent_attempts": (
+            [] if new else list(selectors.player_attempts(player=player)[:RECENT_ATTEMPTS])
+        ),
     }
 
 
@@ -248,7 +252,9 @@ class PlayersView(ApiView):
         player = identity.current_player(
             request, create=True, display_name=data.get("display_name")
         )
-        return Response(PlayerSerializer(_me(player)).data, status=status.HTTP_201_CREATED)
+        return Response(
+            PlayerSerializer(_me(player, new=True)).data, status=status.HTTP_201_CREATED
+        )
 
 
 class MeView(ApiView):

@@ -93,7 +93,12 @@ def attempt_start(
             if theirs is not None:
                 return theirs, False
             attempt = _new_attempt(player, daily, False, device, address)
-        signals.send_on_commit(signals.attempt_started, attempt_id=attempt.pk, daily_id=daily.pk)
+        signals.send_on_commit(
+            signals.attempt_started,
+            attempt_id=attempt.pk,
+            daily_id=daily.pk,
+            standing=attempt.standing(),
+        )
         return attempt, True
 
 
@@ -443,7 +448,10 @@ def attempt_continue_as_practice(*, attempt_id: int, player: Player) -> tuple[At
             continued_from=ranked,
         )
         signals.send_on_commit(
-            signals.attempt_started, attempt_id=practice.pk, daily_id=practice.daily_id
+            signals.attempt_started,
+            attempt_id=practice.pk,
+            daily_id=practice.daily_id,
+            standing=practice.standing(),
         )
     return practice, True
 
