@@ -275,7 +275,11 @@ async def race(
             if state is None:
                 return
             racer.attempt = state["id"]
-        view = (await racers[0].client.get(f"/api/races/{code}/")).json()
+        try:
+            view = (await racers[0].client.get(f"/api/races/{code}/")).json()
+        except httpx.HTTPError as exc:
+            stats.errors.append(f"view: {type(exc).__name__}")
+            return
         names = [r["name"] for r in view["racers"]]
         for racer, name in zip(racers, names, strict=True):
             racer.name = name
@@ -338,6 +342,16 @@ async def bench(args: argparse.Namespace) -> None:
                 phase = Phase(servers, players, args.seconds, args.profile, "plain")
                 await asyncio.gather(*(practice(r, seed, line, plain, phase, gate) for r in racers))
                 plain_cpu = phase.done()
+                # Fresh connections (the same guests): the plain phase's kept-alive ones have
+                # been idle for the whole phase, and the servers close idle ones.
+                for racer in racers:
+                    used, racer.client = (
+                        racer.client,
+                        httpx.AsyncClient(
+                            base_url=racer.url, timeout=TIMEOUT, cookies=racer.client.cookies
+                        ),
+                    )
+                    await used.aclose()
             phase = Phase(servers, 2 * players, args.seconds, args.profile, "race")
             began = time.perf_counter()
             await asyncio.gather(
