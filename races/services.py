@@ -368,7 +368,8 @@ def racers_moved(moves: list[RacerMove]) -> int:
     written = []
     # One move alone commits with its statement (autocommit): one round trip.
     with transaction.atomic() if len(moves) > 1 else contextlib.nullcontext():
-        for move in moves:
+        # In one order everywhere: two processes' transactions never hold each other's rows.
+        for move in sorted(moves, key=lambda m: m.attempt_id):
             progress = _racer_moved(move)
             if progress is not None:
                 written.append(progress)
@@ -413,7 +414,12 @@ def racer_finished(*, attempt_id: int) -> bool:
             .select_related("deal", "daily")
             .get(pk=race_id)
         )
-        racer = Racer.objects.select_related("attempt").get(attempt_id=attempt_id)
+        # Locked: a late move's progress of the same racer waits, then finds it older.
+        racer = (
+            Racer.objects.select_for_update(of=("self",))
+            .select_related("attempt")
+            .get(attempt_id=attempt_id)
+        )
         attempt = racer.attempt
         assert attempt is not None
         racer.foundations = _foundations(attempt)
