@@ -10,12 +10,15 @@ from hypothesis import strategies as st
 from games.engine import GAMES, deal, replay
 from games.engine.solver import (
     DECIDE,
+    EXACT,
     distance,
     distance_profile,
     hint,
     prove_par,
+    rules_for,
 )
 from games.engine.solver.distance import distance_of, position
+from games.engine.solver.search import Budget, beam, best_first
 from tests.engine.positions import masterpiece_won_in_56, munger_won_in_69
 from tests.engine.solving import (
     WINNABLE,
@@ -94,6 +97,42 @@ def test_the_distance_falls_by_exactly_one_along_a_shortest_line(
         assert distance_of(walk, time_limit=20).distance == left
         walk.push(token)
     assert walk.is_won()
+
+
+@pytest.mark.slow
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(sorted(WINNABLE)),
+    st.integers(min_value=0, max_value=5),
+    st.integers(min_value=3, max_value=16),
+    st.lists(st.integers(min_value=0, max_value=99), max_size=3),
+)
+def test_a_beam_line_wins_and_an_unbounded_beam_finds_a_shortest_one(
+    game_name: str, which: int, back: int, picks: list[int]
+) -> None:
+    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+    rules = rules_for(game, EXACT)
+    shortest = best_first(rules, Budget(None, 2_000_000), weight=1)
+    assert shortest.exhausted
+    if shortest.status != "solved":
+        assert beam(rules, Budget(None), width=10**9).line == []
+        return
+    for width in (1, 3, 10**9):
+        found = beam(rules, Budget(None), width=width)
+        assert found.exhausted
+        if not found.line:
+            assert width < 10**9  # a narrow beam may lose every winning line
+            continue
+        walk = game.copy()
+        for token in found.line:
+            walk.push(token)
+        assert walk.is_won()
+        assert len(found.line) >= len(shortest.line)
+        if width == 10**9:
+            # every position kept: the layers hold each position at its fewest moves found
+            assert len(found.line) == len(shortest.line)
+    # a beam told of a line of the shortest length looks only for shorter ones: none
+    assert beam(rules, Budget(None), width=10**9, upper=len(shortest.line)).line == []
 
 
 @pytest.mark.slow

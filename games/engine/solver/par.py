@@ -1,9 +1,9 @@
 """Par: shortening a winning line, and proving it shortest (docs/solver.md, "Par").
 
-`shorten` runs the searches of a plan in turn, each looking only for lines shorter than the
-best known: a weighted A* first (quick, finds short lines), then plain A* (weight 1), which
-either finishes, proving the best line optimal, or leaves a proven lower bound. Both use only
-the dominances that never lengthen the shortest win (`rules.EXACT`).
+`shorten` first runs beam searches of growing width (quick, broad, and good at finding short
+lines), then plain A* (weight 1), which either finishes, proving the best line optimal, or
+leaves a proven lower bound. Every search looks only for lines shorter than the best known, and
+all use only the dominances that never lengthen the shortest win (`rules.EXACT`).
 """
 
 from __future__ import annotations
@@ -15,10 +15,15 @@ from typing import Any
 from ..base import Game
 from .registry import rules_for
 from .rules import EXACT
-from .search import Budget, best_first
+from .search import Budget, Outcome, beam, best_first
 
-#: The par plan: (weight, share of the time left), in turn. Weight 1 is exact A*.
-PLAN = ((2.0, 0.3), (1.0, 1.0))
+#: The share of the par time the beam searches may take before the exact search.
+BEAM_SHARE = 0.3
+#: The first beam's width; each next beam is WIDEN times wider.
+FIRST_WIDTH = 100
+WIDEN = 3
+#: The beams stop widening after this many beams in a row found no shorter line.
+BEAMS_WITHOUT_GAIN = 2
 
 
 @dataclass
@@ -39,52 +44,70 @@ def shorten(
     time_limit: float | None,
     node_limit: int | None = None,
     table_limit: int = 3_000_000,
-    plan: tuple[tuple[float, float], ...] = PLAN,
+    beam_share: float = BEAM_SHARE,
     cpu: bool = False,
 ) -> Shortened:
-    """Look for a line shorter than `line` (a winning line from `start`), following `plan`;
-    `time_limit` in CPU seconds of this process with `cpu`."""
+    """Look for a line shorter than `line` (a winning line from `start`): beams for up to
+    `beam_share` of the time, then exact A* with the rest; `time_limit` in CPU seconds of this
+    process with `cpu`."""
     now = time.process_time if cpu else time.perf_counter
     began = now()
     rules = rules_for(start, EXACT)
     root, forced = rules.root()
     lower = rules.lower_bound(root) + len(forced)
     best = list(line)
-    optimal = False
     nodes = positions = table_bytes = 0
     nodes_left = node_limit
-    stopped = None
-    for weight, share in plan:
-        if time_limit is None:
-            seconds = None
-        else:
-            left = time_limit - (now() - began)
-            if left <= 0:
-                break
-            seconds = left * share
-        if nodes_left is not None and nodes_left <= 0:
-            break
-        outcome = best_first(
-            rules, Budget(seconds, nodes_left, table_limit, cpu), weight=weight, upper=len(best)
-        )
+
+    def left(share: float) -> float | None:
+        return None if time_limit is None else time_limit * share - (now() - began)
+
+    def count(outcome: Outcome) -> None:
+        nonlocal nodes, positions, table_bytes, nodes_left
         nodes += outcome.nodes
         positions = max(positions, outcome.positions)
         table_bytes = max(table_bytes, outcome.table_bytes)
-        stopped = outcome.stopped_by
         if nodes_left is not None:
             nodes_left -= outcome.nodes
+
+    width, without_gain, beams = FIRST_WIDTH, 0, 0
+    while len(best) > lower and without_gain < BEAMS_WITHOUT_GAIN:
+        seconds = left(beam_share)
+        if (seconds is not None and seconds <= 0) or (nodes_left is not None and nodes_left <= 0):
+            break
+        outcome = beam(
+            rules, Budget(seconds, nodes_left, table_limit, cpu), width=width, upper=len(best)
+        )
+        count(outcome)
+        beams += 1
+        if outcome.line:
+            best, without_gain = outcome.line, 0
+        else:
+            without_gain += 1
+        if not outcome.exhausted:
+            break  # the share ran out inside this beam
+        width *= WIDEN
+    optimal = len(best) <= lower
+    stopped = None
+    seconds = left(1.0)
+    if not optimal and (seconds is None or seconds > 0) and (nodes_left is None or nodes_left > 0):
+        outcome = best_first(
+            rules, Budget(seconds, nodes_left, table_limit, cpu), weight=1, upper=len(best)
+        )
+        count(outcome)
+        stopped = outcome.stopped_by
         if outcome.line:
             best = outcome.line
         if outcome.lower_bound is not None:
             lower = max(lower, outcome.lower_bound)
-        if outcome.exhausted:
-            optimal = True  # nothing shorter than `best` exists
-            lower = len(best)
-            break
+        optimal = outcome.exhausted  # then nothing shorter than `best` exists
+    if optimal:
+        lower = len(best)
     stats: dict[str, Any] = {
         "nodes_par": nodes,
         "positions_par": positions,
         "table_bytes_par": table_bytes,
+        "beams_par": beams,
         "seconds_par": round(now() - began, 4),
     }
     if stopped and not optimal:

@@ -290,6 +290,104 @@ def best_first(
     )
 
 
+def beam(rules: SolverRules, budget: Budget, *, width: int, upper: int | None = None) -> Outcome:
+    """Beam search for a line shorter than `upper` tokens (any line if None): layer by layer
+    (a layer is the positions one step further from the root), it keeps only the `width`
+    positions of least `g + h` (ties: least `h`, the furthest along) and expands those.
+
+    It proves nothing (a position left out of the beam may be the one that leads to a short
+    line), so it never says "unsolvable" and gives no lower bound; but it spends its time along
+    a broad front rather than deep in one corner, and finds short lines fast where weighted A*
+    wanders (docs/solver.md, "Par"). Returns "solved" with the shortest line it found, else
+    "unknown" (`exhausted`: the beam emptied before the budget ran out).
+    """
+    clock = _Clock(budget)
+    root, prefix = rules.root()
+    start = len(prefix)
+    best = sys.maxsize if upper is None else upper
+    if rules.won(root):
+        found = prefix if start < best else []
+        return Outcome(SOLVED if found else UNKNOWN, found, exhausted=True, seconds=clock.seconds)
+    key, children, bound, won, dead = (
+        rules.key,
+        rules.children,
+        rules.lower_bound,
+        rules.won,
+        rules.dead,
+    )
+    # Each layer: (tokens to reach it, state, index of its parent in the layer before, step).
+    layers: list[list[tuple[int, Any, int, Step]]] = [[(start, root, -1, ())]]
+    kept: dict[Hashable, int] = {key(root): start}  # keys of the positions kept, and their g
+    key_bytes = 0
+    nodes = 0
+    goal: tuple[int, int, Step] | None = None  # (layer, parent index, step) of the best line
+    try:
+        while layers[-1]:
+            found: dict[Hashable, tuple[int, int, int, Any, int, Step]] = {}
+            for index, (g, state, _, _) in enumerate(layers[-1]):
+                if dead(state):
+                    continue
+                for step, child, cost in children(state):
+                    nodes += 1
+                    if nodes % CHECK_EVERY == 0:
+                        clock.check(nodes, len(kept))
+                    reached = g + cost
+                    if reached >= best:
+                        continue
+                    if won(child):
+                        best = reached
+                        goal = (len(layers) - 1, index, step)
+                        continue
+                    ck = key(child)
+                    seen = kept.get(ck)
+                    if seen is not None and seen <= reached:
+                        continue
+                    other = found.get(ck)
+                    if other is not None and other[2] <= reached:
+                        continue
+                    h = bound(child)
+                    if reached + h >= best:
+                        continue
+                    found[ck] = (reached + h, h, reached, child, index, step)
+            chosen = sorted(found.items(), key=lambda item: item[1][:2])[:width]
+            layer = []
+            for ck, (f, _, reached, child, index, step) in chosen:
+                if f >= best:
+                    break
+                if ck not in kept:
+                    key_bytes += sys.getsizeof(ck)
+                kept[ck] = reached
+                layer.append((reached, child, index, step))
+            layers.append(layer)
+        exhausted, stopped = True, None
+    except _Stop as stop:
+        exhausted, stopped = False, stop.reason
+    line: list[str] = []
+    steps: list[Step] = []
+    if goal is not None:
+        depth, index, last = goal
+        steps = [last]
+        while depth > 0:
+            entry = layers[depth][index]
+            steps.append(entry[3])
+            index = entry[2]
+            depth -= 1
+        steps.reverse()
+        line = rules.line(steps)
+        assert len(line) == best, (len(line), best)
+    return Outcome(
+        SOLVED if goal is not None else UNKNOWN,
+        line,
+        nodes,
+        len(kept),
+        clock.seconds,
+        _table_bytes(kept, key_bytes),
+        exhausted=exhausted,
+        stopped_by=stopped,
+        steps=steps,
+    )
+
+
 def _steps_to(
     rules: SolverRules,
     table: dict[Hashable, tuple[int, Hashable, Step | None]],
