@@ -117,8 +117,8 @@ def test_a_beam_line_wins_and_an_unbounded_beam_finds_a_shortest_one(
     if shortest.status != "solved":
         assert beam(rules, Budget(None), width=10**9).line == []
         return
-    for width in (1, 3, 10**9):
-        found = beam(rules, Budget(None), width=width)
+    for width, weight in ((1, 1.0), (3, 1.0), (3, 3.0), (10**9, 1.0), (10**9, 3.0)):
+        found = beam(rules, Budget(None), width=width, weight=weight)
         assert found.exhausted
         if not found.line:
             assert width < 10**9  # a narrow beam may lose every winning line
@@ -129,7 +129,8 @@ def test_a_beam_line_wins_and_an_unbounded_beam_finds_a_shortest_one(
         assert walk.is_won()
         assert len(found.line) >= len(shortest.line)
         if width == 10**9:
-            # every position kept: the layers hold each position at its fewest moves found
+            # every position kept (whatever their order): each layer holds every position at
+            # the fewest moves found for it
             assert len(found.line) == len(shortest.line)
     # a beam told of a line of the shortest length looks only for shorter ones: none
     assert beam(rules, Budget(None), width=10**9, upper=len(shortest.line)).line == []

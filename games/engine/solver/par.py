@@ -19,11 +19,15 @@ from .search import Budget, Outcome, beam, best_first
 
 #: The share of the par time the beam searches may take before the exact search.
 BEAM_SHARE = 0.3
-#: The first beam's width; each next beam is WIDEN times wider.
+#: The first beams' width; each next width is WIDEN times wider.
 FIRST_WIDTH = 100
 WIDEN = 3
-#: The beams stop widening after this many beams in a row found no shorter line.
-BEAMS_WITHOUT_GAIN = 2
+#: At each width, a beam per weight: 1 ranks positions by g + h; a greater weight favours the
+#: positions further along, which finds lines the first misses (and misses some it finds).
+BEAM_WEIGHTS = (1.0, 3.0)
+#: Once a beam has shortened the line, the beams stop widening after this many widths in a
+#: row found nothing shorter (until then they widen while the share lasts).
+WIDTHS_WITHOUT_GAIN = 2
 
 
 @dataclass
@@ -70,22 +74,34 @@ def shorten(
         if nodes_left is not None:
             nodes_left -= outcome.nodes
 
-    width, without_gain, beams = FIRST_WIDTH, 0, 0
-    while len(best) > lower and without_gain < BEAMS_WITHOUT_GAIN:
-        seconds = left(beam_share)
-        if (seconds is not None and seconds <= 0) or (nodes_left is not None and nodes_left <= 0):
-            break
-        outcome = beam(
-            rules, Budget(seconds, nodes_left, table_limit, cpu), width=width, upper=len(best)
-        )
-        count(outcome)
-        beams += 1
-        if outcome.line:
-            best, without_gain = outcome.line, 0
-        else:
+    width, without_gain, beams, share_left = FIRST_WIDTH, 0, 0, True
+    while share_left and len(best) > lower and without_gain < WIDTHS_WITHOUT_GAIN:
+        gain = False
+        for weight in BEAM_WEIGHTS:
+            seconds = left(beam_share)
+            if (seconds is not None and seconds <= 0) or (
+                nodes_left is not None and nodes_left <= 0
+            ):
+                share_left = False
+                break
+            outcome = beam(
+                rules,
+                Budget(seconds, nodes_left, table_limit, cpu),
+                width=width,
+                upper=len(best),
+                weight=weight,
+            )
+            count(outcome)
+            beams += 1
+            if outcome.line:
+                best, gain = outcome.line, True
+            if not outcome.exhausted:
+                share_left = False  # the share ran out inside this beam
+                break
+        if gain:
+            without_gain = 0
+        elif len(best) < len(line):
             without_gain += 1
-        if not outcome.exhausted:
-            break  # the share ran out inside this beam
         width *= WIDEN
     optimal = len(best) <= lower
     stopped = None

@@ -290,10 +290,18 @@ def best_first(
     )
 
 
-def beam(rules: SolverRules, budget: Budget, *, width: int, upper: int | None = None) -> Outcome:
+def beam(
+    rules: SolverRules,
+    budget: Budget,
+    *,
+    width: int,
+    upper: int | None = None,
+    weight: float = 1.0,
+) -> Outcome:
     """Beam search for a line shorter than `upper` tokens (any line if None): layer by layer
     (a layer is the positions one step further from the root), it keeps only the `width`
-    positions of least `g + h` (ties: least `h`, the furthest along) and expands those.
+    positions of least `g + weight * h` (ties: least `h`, the furthest along), never one whose
+    `g + h` cannot beat the best line known, and expands those.
 
     It proves nothing (a position left out of the beam may be the one that leads to a short
     line), so it never says "unsolvable" and gives no lower bound; but it spends its time along
@@ -306,8 +314,9 @@ def beam(rules: SolverRules, budget: Budget, *, width: int, upper: int | None = 
     start = len(prefix)
     best = sys.maxsize if upper is None else upper
     if rules.won(root):
-        found = prefix if start < best else []
-        return Outcome(SOLVED if found else UNKNOWN, found, exhausted=True, seconds=clock.seconds)
+        status = SOLVED if start < best else UNKNOWN
+        line = prefix if status == SOLVED else []
+        return Outcome(status, line, exhausted=True, seconds=clock.seconds)
     key, children, bound, won, dead = (
         rules.key,
         rules.children,
@@ -323,7 +332,7 @@ def beam(rules: SolverRules, budget: Budget, *, width: int, upper: int | None = 
     goal: tuple[int, int, Step] | None = None  # (layer, parent index, step) of the best line
     try:
         while layers[-1]:
-            found: dict[Hashable, tuple[int, int, int, Any, int, Step]] = {}
+            found: dict[Hashable, tuple[float, int, int, Any, int, Step]] = {}
             for index, (g, state, _, _) in enumerate(layers[-1]):
                 if dead(state):
                     continue
@@ -348,12 +357,12 @@ def beam(rules: SolverRules, budget: Budget, *, width: int, upper: int | None = 
                     h = bound(child)
                     if reached + h >= best:
                         continue
-                    found[ck] = (reached + h, h, reached, child, index, step)
+                    found[ck] = (reached + weight * h, h, reached, child, index, step)
             chosen = sorted(found.items(), key=lambda item: item[1][:2])[:width]
             layer = []
-            for ck, (f, _, reached, child, index, step) in chosen:
-                if f >= best:
-                    break
+            for ck, (_, h, reached, child, index, step) in chosen:
+                if reached + h >= best:
+                    continue
                 if ck not in kept:
                     key_bytes += sys.getsizeof(ck)
                 kept[ck] = reached
@@ -362,7 +371,7 @@ def beam(rules: SolverRules, budget: Budget, *, width: int, upper: int | None = 
         exhausted, stopped = True, None
     except _Stop as stop:
         exhausted, stopped = False, stop.reason
-    line: list[str] = []
+    line = []
     steps: list[Step] = []
     if goal is not None:
         depth, index, last = goal
