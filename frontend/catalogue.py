@@ -14,7 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from frontend.vocabulary import clock_policy, deal_promise
+from frontend.vocabulary import clock_note, clock_policy
 
 #: A number of each plural category the scripts ask for (`Intl.PluralRules`): gettext picks
 #: the form of each language for it ("other" is 2: Russian fractions take the form of 2).
@@ -84,10 +84,15 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "loading": _("Dealing…"),
         "started": _("Your game has started."),
         "clock_policy": clock_policy(),
-        "deal_promise": deal_promise(),
-        "par_proven": _(
-            "Its par, shown when you finish, is the fewest moves possible: the solver proved "
-            "that no shorter win exists."
+        "clock_note": clock_note(),
+        "deal_note": _("This daily deal is proven winnable: the server's solver has won it."),
+        "par_proven_note": _("Its par, shown at the end, is the fewest moves possible."),
+        "rank_note_ranked": _(
+            "Ranked: an undo counts as a move, and fewer moves rank higher; a ranked game has "
+            "no hints."
+        ),
+        "rank_note_practice": _(
+            "Practice, not ranked: hints are allowed, and your result counts them."
         ),
         "resumed": _("Your game is back where you left it."),
         "moves": _("Moves"),
@@ -97,6 +102,8 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "ranked": _("Ranked"),
         "practice": _("Practice, not ranked"),
         "undo": _("Undo (counts as a move)"),
+        "undo_short": pgettext("button", "Undo"),
+        "undo_cost": _("(counts as a move)"),
         "undo_hint": _("Takes back your last move. The undo itself counts as a move."),
         "hint": _("Hint"),
         "hint_title": _(
@@ -186,6 +193,7 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "undos": _("Undos"),
         "n_moves": plural_forms(lambda n: ngettext("{n} move", "{n} moves", n)),
         "n_undos": plural_forms(lambda n: ngettext("{n} undo", "{n} undos", n)),
+        "n_hints": plural_forms(lambda n: ngettext("{n} hint", "{n} hints", n)),
         "no_undo": _("no undo"),
         "n_cards": plural_forms(lambda n: ngettext("{n} card", "{n} cards", n)),
         "copied": _("Copied"),

@@ -121,6 +121,19 @@ def clock_policy() -> str:
     ) % {"n": seconds}
 
 
+def clock_note() -> str:
+    """The clock's rule in short, with the longest pause it counts: said on the play page
+    before the first move (`clock_policy` says it at length)."""
+    seconds = Attempt.MAX_PAUSE_MS // 1000
+    return ngettext(
+        "The server keeps the time: a pause, even before your first move, counts for at most "
+        "%(n)d second.",
+        "The server keeps the time: a pause, even before your first move, counts for at most "
+        "%(n)d seconds.",
+        seconds,
+    ) % {"n": seconds}
+
+
 def deal_promise() -> str:
     """What every daily deal is promised to be: said on the play page before the first move
     and on the rules pages."""

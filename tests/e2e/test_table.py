@@ -138,8 +138,15 @@ FITS = """() => {
   }
   const controls = document.querySelector('.play-controls').getBoundingClientRect();
   const undo = document.querySelector('[data-testid=undo]').getBoundingClientRect();
-  return {lowest, h, controlsTop: controls.top, undoBottom: undo.bottom,
-          wide: document.documentElement.scrollWidth - w};
+  const shown = (e) => e.getClientRects().length > 0;
+  const notes = [...document.querySelectorAll('.play-policy')].filter(shown)
+    .map(n => ({top: n.getBoundingClientRect().top, bottom: n.getBoundingClientRect().bottom}));
+  const taps = [...document.querySelectorAll('.play-controls .btn')].filter(shown)
+    .map(b => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height));
+  return {lowest, h, controlsTop: controls.top, controlsBottom: controls.bottom,
+          undoBottom: undo.bottom, wide: document.documentElement.scrollWidth - w, notes,
+          smallestTap: Math.min(...taps),
+          card: document.querySelector('#board .card').getBoundingClientRect().width};
 }"""
 
 
@@ -159,6 +166,14 @@ def assert_fits(page, what: str) -> None:
 def test_the_table_and_its_controls_fit_the_screen(open_page, game, size):
     page = open_page(f"/play/{game}/", SIZES[size])
     assert_fits(page, f"{game} {size}")
+    # Before the first move, with the notes said then: each note whole on the screen, every
+    # button a big enough target, and the cards with room to spare over the 24 px minimum.
+    fits = page.evaluate(FITS)
+    assert len(fits["notes"]) >= 2, fits
+    for note in fits["notes"]:
+        assert note["top"] >= 0 and note["bottom"] <= fits["h"], (game, size, fits)
+    assert fits["controlsBottom"] <= fits["h"] and fits["smallestTap"] >= 24, (game, size, fits)
+    assert fits["card"] >= 36, (game, size, fits)
     # Finish, when offered, sits with Undo and Resign.
     assert page.locator(".play-controls [data-testid=finish]").count() == 1
 

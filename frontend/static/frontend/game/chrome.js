@@ -49,9 +49,19 @@ export function undoWords(undos) {
   return undos ? t("n_undos", { n: undos }) : t("no_undo");
 }
 
-// "111 moves, 1 undo": how a result's moves are said, the undos always with them.
+// "111 moves, 1 undo": how a result's moves are said, the undos always with them, and the
+// hints when there were some ("111 moves, no undo, 2 hints").
 export function movesWithUndos(state) {
-  return `${t("n_moves", { n: state.moves_played })}, ${undoWords(state.undos || 0)}`;
+  const said = `${t("n_moves", { n: state.moves_played })}, ${undoWords(state.undos || 0)}`;
+  return state.hints ? `${said}, ${t("n_hints", { n: state.hints })}` : said;
+}
+
+// What the game counts towards, said before the first move: a ranked daily's rule (wins, then
+// moves, then time; an undo is a move; no hints), or practice where hints are offered.
+export function rankNoteText(state, { hints = false } = {}) {
+  if (state.ranked) return t("rank_note_ranked");
+  if (hints && state.hints_open) return t("rank_note_practice");
+  return "";
 }
 
 // The position in short, for the S key: cards on the foundations, Munger's stock and waste,
@@ -83,8 +93,9 @@ function sayBeforeFirstMove(note, show, playing) {
 }
 
 export class Chrome {
-  // page: {game, date, title, today, rulesUrl, challenge}: `challenge`, the end panel offers to
-  // race friends on the deal (the play page's); actions: {undo, finish, resign, refit,
+  // page: {game, date, title, today, rulesUrl, challenge, hints}: `challenge`, the end panel
+  // offers to race friends on the deal (the play page's); `hints`, the page offers hints where
+  // the server allows them (its counter and its note); actions: {undo, finish, resign, refit,
   // continueAsPractice}.
   constructor(root, page, actions) {
     this.root = root;
@@ -101,17 +112,30 @@ export class Chrome {
     this.parEl = el("span", { className: "stat-value", testid: "par", text: "" });
     this.parBox = el("span", { className: "stat", hidden: true }, el("span", { text: t("par") }), " ", this.parEl);
     this.rankedEl = el("span", { className: "badge-ranked", testid: "ranked" });
+    // The assists are counted in sight: undos always, hints where the page offers them.
+    this.undosEl = el("span", { className: "stat-value", testid: "undos", text: "0" });
+    this.hintsEl = el("span", { className: "stat-value", testid: "hints-count", text: "0" });
+    this.hintsBox = el("span", { className: "stat", hidden: true }, el("span", { text: t("hints_used") }), " ", this.hintsEl);
     const stats = el(
       "p",
       { className: "play-stats" },
       el("span", { className: "stat" }, el("span", { text: t("moves") }), " ", this.movesEl),
+      el("span", { className: "stat" }, el("span", { text: t("undos") }), " ", this.undosEl),
+      this.hintsBox,
       // The clock's rule stays a hover (or long-press) away after the first move.
       el("span", { className: "stat", title: t("clock_policy"), testid: "time-stat" }, el("span", { text: t("time") }), " ", this.timerEl),
       this.parBox,
       this.rankedEl,
     );
 
-    this.undoBtn = el("button", { type: "button", className: "btn", testid: "undo", text: t("undo"), title: t("undo_hint") });
+    // "Undo (counts as a move)": the part in brackets may fold away on a short screen, where
+    // the note said before the first move says it (game.css); the title always does.
+    this.undoBtn = el(
+      "button",
+      { type: "button", className: "btn", testid: "undo", title: t("undo_hint") },
+      t("undo_short"),
+      el("span", { className: "undo-cost" }, " ", t("undo_cost")),
+    );
     this.finishBtn = el("button", { type: "button", className: "btn btn-primary", testid: "finish", text: t("finish"), hidden: true });
     this.resignBtn = el("button", { type: "button", className: "btn", testid: "resign", text: t("resign") });
     const applyLooks = () => {
@@ -145,7 +169,10 @@ export class Chrome {
     const controls = el("div", { className: "play-controls" }, this.undoBtn, this.finishBtn, this.resignBtn, this.keysBtn, this.settings);
 
     this.statusEl = el("p", { className: "play-status", role: "status", "aria-live": "polite", "aria-atomic": "true", testid: "status" });
-    this.policyEl = el("p", { className: "play-policy", testid: "clock-policy", text: t("clock_policy"), hidden: true });
+    // Said before the first move, in short (the rules pages say each at length): what the
+    // game counts towards, the clock's rule, and what the deal is promised to be.
+    this.rankNoteEl = el("p", { className: "play-policy", testid: "rank-note", hidden: true });
+    this.policyEl = el("p", { className: "play-policy", testid: "clock-policy", text: t("clock_note"), hidden: true });
     this.promiseEl = el("p", { className: "play-policy", testid: "deal-promise", hidden: true });
     const blockedUndo = el("button", { type: "button", className: "btn", text: t("undo") });
     const blockedResign = el("button", { type: "button", className: "btn", text: t("resign") });
@@ -192,7 +219,10 @@ export class Chrome {
 
     this.helpDialog = this.buildHelp();
     const bar = el("div", { className: "play-bar" }, stats, controls);
-    this.root.replaceChildren(bar, this.statusEl, this.policyEl, this.promiseEl, this.blockedEl, this.dayOverEl, this.boardEl, this.endEl, help, this.connectionEl, this.dialog, this.helpDialog);
+    // What goes with the table while it is played: above it, or beside it on a short, wide
+    // screen (a phone on its side: game.css), so that the table keeps the height.
+    const side = el("div", { className: "play-side" }, bar, this.statusEl, this.rankNoteEl, this.policyEl, this.promiseEl, this.blockedEl, this.dayOverEl);
+    this.root.replaceChildren(side, this.boardEl, this.endEl, help, this.connectionEl, this.dialog, this.helpDialog);
     this.keysBtn.addEventListener("click", () => this.showHelp());
 
     this.undoBtn.addEventListener("click", () => actions.undo());
@@ -299,6 +329,9 @@ export class Chrome {
   update(state, seconds) {
     const playing = state.status === "playing";
     this.movesEl.textContent = String(state.moves_played);
+    this.undosEl.textContent = String(state.undos || 0);
+    this.hintsEl.textContent = String(state.hints || 0);
+    this.hintsBox.hidden = !(this.page.hints && (state.hints_open || state.hints));
     this.tick(seconds);
     this.rankedEl.textContent = state.ranked ? t("ranked") : t("practice");
     this.undoBtn.disabled = !playing || !state.can_undo;
@@ -307,13 +340,16 @@ export class Chrome {
     // A ranked game caught by the end of its day: shown as it stood, and the way on unranked.
     this.dayOverEl.hidden = !(playing && state.day_over);
     this.resignBtn.disabled = !playing || state.day_over;
-    // The clock's rule is said before the first move.
+    // What the game counts towards, and the clock's rule, are said before the first move.
     const first = playing && state.seq === 0;
+    const rankNote = rankNoteText(state, { hints: this.page.hints });
+    this.rankNoteEl.textContent = rankNote;
+    sayBeforeFirstMove(this.rankNoteEl, first && Boolean(rankNote), playing);
     sayBeforeFirstMove(this.policyEl, first, playing);
     // So is what a daily's deal is promised to be (a random deal has no date), with the par's
     // proof when the server has one.
     sayBeforeFirstMove(this.promiseEl, first && Boolean(state.date), playing);
-    this.promiseEl.textContent = state.par_proven ? `${t("deal_promise")} ${t("par_proven")}` : t("deal_promise");
+    this.promiseEl.textContent = state.par_proven ? `${t("deal_note")} ${t("par_proven_note")}` : t("deal_note");
     this.root.dataset.status = state.status;
     const par = state.par !== null && state.par !== undefined;
     this.parBox.hidden = playing || !par;

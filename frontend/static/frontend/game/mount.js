@@ -43,7 +43,7 @@ export function mountGame(root, page, { hints: withHints = false, onState = null
     board.clearSelection();
     game.undo();
   };
-  const chrome = new Chrome(root, page, {
+  const chrome = new Chrome(root, { ...page, hints: withHints }, {
     undo,
     finish: () => game.finish(),
     resign: () => game.resign(),
