@@ -253,10 +253,10 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         ),
         "keys_home_end": _("Home, End"),
         "keys_home_end_do": _("point at the first or the last face-up card of a pile"),
-        "keys_shift": _("Shift+↑, Shift+↓"),
+        "keys_shift": _("Shift+arrows"),
         "keys_shift_do": _(
-            "point at the card before or after; with a run picked up, choose a shorter or a "
-            "longer run"
+            "point at the card before or after, the way the pile is fanned (down a column, "
+            "along a row); with a run picked up, choose a shorter or a longer run"
         ),
         "keys_enter": _("Enter, Space"),
         "keys_enter_do": _("draw, pick up (from the card pointed at) or put down"),

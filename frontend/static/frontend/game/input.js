@@ -1,7 +1,8 @@
 // Input: pointer, touch and keyboard on the table, turned into the board's calls. A press that
 // drifts less than DRAG_THRESHOLD is a tap; further, it drags what it picked up. Arrow keys
-// walk the table's piles (one tab stop, roving focus), Home/End and Shift+Up/Down point at a
-// card of a fan, Enter or Space acts, Escape puts back. A long press, or a mouse resting on a
+// walk the table's piles (one tab stop, roving focus), Home/End and Shift+arrows point at a
+// card of a fan (Shift+arrows the way the fan runs: down a column, sideways along a row),
+// Enter or Space acts, Escape puts back. A long press, or a mouse resting on a
 // covered card, shows a card whole (peek.js) and moves nothing. Anywhere on the page (not in a text
 // field): U undoes, S says the position in short, ? opens the rules and keys.
 
@@ -11,7 +12,15 @@ const DRAG_THRESHOLD = 8; // px of finger drift that still counts as a tap
 
 const ARROWS = { ArrowLeft: "left", ArrowRight: "right", ArrowUp: "up", ArrowDown: "down" };
 const POINT = { Home: "first", End: "last" };
-const SHIFT_POINT = { ArrowUp: "previous", ArrowDown: "next" };
+
+// Shift+arrows walk a fan's cards the way it runs: down a column (Munger's), sideways along a
+// row (Munger's reserve and waste, Masterpiece's rows; a left-hand row grows leftwards).
+export function fanStep(kind, classes, key) {
+  if (kind === "column") return { ArrowUp: "previous", ArrowDown: "next" }[key] || null;
+  if (classes.includes("row-left")) return { ArrowLeft: "next", ArrowRight: "previous" }[key] || null;
+  if (classes.includes("fan-x") || classes.includes("row")) return { ArrowLeft: "previous", ArrowRight: "next" }[key] || null;
+  return null;
+}
 
 function typing(target) {
   return Boolean(target && target.closest && target.closest("input, textarea, select, [contenteditable]"));
@@ -160,7 +169,7 @@ export class Input {
       this.board.key(pile);
       return;
     }
-    const where = POINT[e.key] || (e.shiftKey && pile.dataset.kind === "column" ? SHIFT_POINT[e.key] : null);
+    const where = POINT[e.key] || (e.shiftKey ? fanStep(pile.dataset.kind, [...pile.classList], e.key) : null);
     if (where) {
       e.preventDefault();
       this.board.point(pile, where);
