@@ -132,10 +132,12 @@ def _render_play(request: HttpRequest, game: str, date: dt.date | None) -> HttpR
     day = date or today
     if day > today:
         return not_found(request, _("That day's deal is not out yet."))
-    if (
-        day < today
-        and not DailyChallenge.objects.filter(game=game, date=day, published=True).exists()
-    ):
+    daily = (
+        DailyChallenge.objects.select_related("deal")
+        .filter(game=game, date=day, published=True)
+        .first()
+    )
+    if day < today and daily is None:
         return not_found(request, _("There was no daily on that day."))
     context = {
         "game": page.slug,
@@ -144,6 +146,8 @@ def _render_play(request: HttpRequest, game: str, date: dt.date | None) -> HttpR
         "date": day.isoformat(),
         "practice": day < today,
         "today": today.isoformat(),
+        # Stated beside the deal's promise (proven winnable), as the home page does.
+        "difficulty": difficulty_info(daily.deal.difficulty) if daily else None,
         "player": _player(request),
         "frontend_strings": frontend_strings(request),
     }
