@@ -1,9 +1,10 @@
-"""Browser tests of what the server decides and the pages say: the clock's rule before the
-first move and on the rules page, the promise that every daily deal is winnable (and, when the
-solver proved it, that the par is the fewest moves possible), the undo count on the result and
-in the share text (through the browser's share sheet when it has one), and a leaderboard that
-agrees with itself (live counters, one feed line per move, plurals, no row before a first
-move)."""
+"""Browser tests of what the server decides and the pages say: what a ranked game counts
+towards and the clock's rule before the first move (and the clock's on the rules page), the
+undos counted in sight and after a reload, the promise that every daily deal is winnable (and,
+when the solver proved it, that the par is the fewest moves possible) beside the deal's
+difficulty, the undo count on the result and in the share text (through the browser's share
+sheet when it has one), and a leaderboard that agrees with itself (live counters, one feed
+line per move, plurals, no row before a first move)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,11 @@ def test_the_clock_rule_is_said_first_and_undos_are_in_the_result_and_share(
     policy = page.get_by_test_id("clock-policy")
     expect(policy).to_be_visible()
     expect(policy).to_contain_text("at most 60 seconds")
+    # What a ranked game counts towards: the undo is a move, and there are no hints.
+    rank_note = page.get_by_test_id("rank-note")
+    expect(rank_note).to_have_text(re.compile(r"^Ranked: an undo counts as a move.*no hints\.$"))
+    expect(page.get_by_test_id("undos")).to_have_text("0")
+    expect(page.get_by_test_id("hints-count")).to_be_hidden()
     # Opening the deal puts nobody on the board: a row comes with the first move.
     assert board_total(page, live_server_url, date) == before
 
@@ -67,6 +73,13 @@ def test_the_clock_rule_is_said_first_and_undos_are_in_the_result_and_share(
     assert board_total(page, live_server_url, date) == before + 1
     page.get_by_test_id("undo").click()
     expect(page.locator("#board")).to_have_attribute("data-seq", "2")
+    # The undo is counted in sight, and so it stays after a reload (the server's count).
+    expect(page.get_by_test_id("undos")).to_have_text("1")
+    page.reload()
+    expect(page.locator("#board")).to_have_attribute("data-seq", "2")
+    expect(page.get_by_test_id("undos")).to_have_text("1")
+    expect(page.get_by_test_id("moves")).to_have_text("2")
+    expect(rank_note).to_be_hidden()
 
     page.get_by_test_id("resign").click()
     page.get_by_test_id("resign-confirm").click()
@@ -208,6 +221,10 @@ def test_every_daily_is_said_winnable_and_a_proven_par_the_fewest_moves(
     expect(promise).to_be_visible()
     expect(promise).to_contain_text("proven winnable")
     expect(promise).to_contain_text(fewest)
+    # And how hard the deal is, on the same page.
+    expect(page.get_by_test_id("difficulty")).to_have_text(
+        re.compile(r"^Difficulty: [●○]{5} [\w ]+ \([1-5] of 5\)$")
+    )
     page.locator('[data-pile="S"]').click()  # the first move: the note goes, its room stays
     expect(page.locator("#board")).to_have_attribute("data-seq", "1")
     expect(promise).to_be_hidden()

@@ -1,6 +1,7 @@
 """Browser tests of hints on the play page (frontend/static/frontend/game/hint.js): in practice
-the Hint button (or the H key) marks a move on the table, and playing it works; a ranked daily
-has no Hint button, and H asks nothing."""
+the Hint button (or the H key) marks a move on the table, and playing it works; the hints are
+said to be allowed before the first move, counted in sight (after a reload too) and in the
+share text; a ranked daily has no Hint button, and H asks nothing."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ def test_a_practice_hint_marks_a_move_and_playing_it_works(make_dailies, e2e_pag
     wait_seq(page, 0)
     button = page.get_by_test_id("hint")
     expect(button).to_be_visible()
+    expect(page.get_by_test_id("rank-note")).to_contain_text("hints are allowed")
+    count = page.get_by_test_id("hints-count")
+    expect(count).to_have_text("0")
 
     with page.expect_response(re.compile(r"/api/attempts/\d+/hint/$")) as asked:
         page.keyboard.press("h")
@@ -47,6 +51,17 @@ def test_a_practice_hint_marks_a_move_and_playing_it_works(make_dailies, e2e_pag
     button.click()  # a second hint, from the new position, by the button
     expect(page.locator(".pile.hint-to")).to_have_count(1)
     expect(page.get_by_test_id("status")).to_contain_text("Hint: ")
+    expect(count).to_have_text("2")
+
+    # The count is the server's: a reload keeps it, and the result's share text says it.
+    page.reload()
+    wait_seq(page, 1)
+    expect(count).to_have_text("2")
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-confirm").click()
+    expect(page.get_by_test_id("end-hints")).to_have_text("2")
+    share = page.get_by_test_id("share-text").input_value()
+    assert "resigned after 1 move, no undo, 2 hints" in share, share
 
 
 def test_a_ranked_daily_has_no_hint(make_dailies, e2e_page, live_server_url):

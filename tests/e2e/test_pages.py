@@ -41,6 +41,7 @@ def test_home_shows_both_dailies_and_a_running_countdown(
         expect(page.locator(f'a[href="/play/{game}/"]')).to_be_visible()
     countdown = page.locator("#countdown")
     expect(countdown).to_have_text(re.compile(r"^\d\d:\d\d:\d\d$"))
+    expect(page.locator(".countdown")).to_contain_text("new deals start at midnight UTC")
     # The module ticks every second.
     expect(countdown).not_to_have_text(countdown.inner_text(), timeout=5000)
     screenshot(page, "home.png")
@@ -336,6 +337,10 @@ def test_board_shows_shared_ranks_your_row_and_the_live_race(
     expect(mine).to_contain_text("Ben")
     expect(mine).to_contain_text("you")  # a word, not a colour only
     expect(page.locator("#ranks-body tr").nth(1)).to_contain_text("tied")
+    # The order's rule is said above the rows.
+    expect(page.locator(".rank-note")).to_have_text(
+        "Wins first, then fewer moves, then less time. Equal results share a rank."
+    )
     expect(page.locator("#race-feed li")).to_contain_text(["Di: 10 cards"])
     screenshot(page, "board-live.png")
 

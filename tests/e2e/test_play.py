@@ -880,6 +880,8 @@ def test_a_blocked_game_offers_undo_or_resign(dailies, play_page, live_server_ur
     expect(blocked).to_be_visible()
     expect(blocked).to_contain_text("No card move left: undo or resign")
     expect(page.locator("#board")).to_have_attribute("data-status", "playing")
+    # No finish is offered where the finish is not proven: nothing can move.
+    expect(page.get_by_test_id("finish")).to_be_hidden()
     screenshot(page, "play-masterpiece-blocked.png", full_page=False)
     blocked.get_by_role("button", name="Undo (counts as a move)").click()
     wait_seq(page, len(line) + 1)

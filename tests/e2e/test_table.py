@@ -163,7 +163,7 @@ def assert_fits(page, what: str) -> None:
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", ["munger", "masterpiece"])
-def test_the_table_and_its_controls_fit_the_screen(open_page, game, size):
+def test_the_table_and_its_controls_fit_the_screen(open_page, screenshot, game, size):
     page = open_page(f"/play/{game}/", SIZES[size])
     assert_fits(page, f"{game} {size}")
     # Before the first move, with the notes said then: each note whole on the screen, every
@@ -174,6 +174,8 @@ def test_the_table_and_its_controls_fit_the_screen(open_page, game, size):
         assert note["top"] >= 0 and note["bottom"] <= fits["h"], (game, size, fits)
     assert fits["controlsBottom"] <= fits["h"] and fits["smallestTap"] >= 24, (game, size, fits)
     assert fits["card"] >= 36, (game, size, fits)
+    if (game, size) == ("masterpiece", "phone on its side"):
+        screenshot(page, "play-masterpiece-landscape.png", full_page=False)
     # Finish, when offered, sits with Undo and Resign.
     assert page.locator(".play-controls [data-testid=finish]").count() == 1
 
