@@ -69,6 +69,14 @@ export class Game {
     this.view.update(this.state);
   }
 
+  // Counts the server sent outside a state (a hint's answer carries the attempt's count of
+  // hints): the same position, its counters shown anew; the clock is left as it runs.
+  recount(counts) {
+    if (!this.state) return;
+    this.state = { ...this.state, ...counts };
+    this.view.update(this.state);
+  }
+
   // The play socket of the attempt shown.
   connect() {
     if (this.socket) this.socket.close();

@@ -79,6 +79,8 @@ export class Hints {
       const now = this.game.state;
       if (!now || now.id !== answer.attempt || now.seq !== answer.seq) return; // moved on meanwhile
       this.answer = answer;
+      // The server's count of hints, after this one, is shown at once (the same position).
+      if (typeof answer.hints === "number") this.game.recount({ hints: answer.hints });
       this.mark(answer);
       this.say(hintText(answer));
     } catch (error) {
