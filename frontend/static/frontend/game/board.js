@@ -87,12 +87,13 @@ export class Board {
 
   // Home/End ("first"/"last") and Shift+arrows ("previous"/"next" card of the fan) point at one face-up card
   // of the focused pile and say it; with a run picked up from that pile, the run now starts
-  // there (a shorter or longer run).
+  // there (a shorter or longer run), and the first step goes from the card that leads it.
   point(pile, where) {
     const cards = this.table.cardsOf(pile);
     const faces = cards.map((c, i) => (c.dataset.card ? i : -1)).filter((i) => i >= 0);
     if (!faces.length) return false;
-    const now = this.cursor && this.cursor.pile === pile ? this.cursor.index : faces[faces.length - 1];
+    const held = this.selection && this.selection.pile === pile ? cards.indexOf(this.selection.unit[0]) : -1;
+    const now = this.cursor && this.cursor.pile === pile ? this.cursor.index : held >= 0 ? held : faces[faces.length - 1];
     let index = now;
     if (where === "first") index = faces[0];
     else if (where === "last") index = faces[faces.length - 1];
