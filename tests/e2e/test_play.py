@@ -242,8 +242,10 @@ def grid_of(game: str, suits: list[str]) -> list[list[str]]:
 
 def key_to(page, game: str, want: str, suits: list[str]) -> None:
     """Walk the focus with arrow keys to the pile `want` (Masterpiece's foundations: F + suit).
-    Up and down go to the pile above or below on the screen, which may skip a row: then the
-    walk goes left first (the rows start on the left)."""
+    Up and down go to the pile above or below on the screen, which may skip a row. Munger's
+    walk then goes left first (the rows start on the left). Masterpiece's rows differ in length
+    (an empty one is a card wide, at the Aces' side), so its walk goes up and down the middle
+    column, the Aces over the cellar, and sideways from there."""
     grid = grid_of(game, suits)
     where = {name: (r, c) for r, row in enumerate(grid) for c, name in enumerate(row)}
     skipped = False
@@ -258,6 +260,11 @@ def key_to(page, game: str, want: str, suits: list[str]) -> None:
         (r, c), (wr, wc) = where[name], where[want]
         if r == wr:
             page.keyboard.press("ArrowRight" if wc > c else "ArrowLeft")
+        elif game == "masterpiece":
+            if c == 1:
+                page.keyboard.press("ArrowDown" if wr > r else "ArrowUp")
+            else:
+                page.keyboard.press("ArrowRight" if c < 1 else "ArrowLeft")
         elif skipped and c > 0:
             page.keyboard.press("ArrowLeft")
         else:
