@@ -208,16 +208,6 @@ def drag_move(page, game: str, token: str, state: dict[str, Any]) -> None:
     page.mouse.up()
 
 
-# The keyboard grid of each table, as the page's arrow keys walk it.
-GRIDS = {
-    "munger": [
-        ["S", "W", "FC", "FD", "FH", "FS"],
-        ["R"],
-        ["T1", "T2", "T3", "T4", "T5", "T6", "T7"],
-    ],
-}
-
-
 def focused_pile(page) -> dict[str, str] | None:
     return page.evaluate(
         """() => { const p = document.activeElement && document.activeElement.closest('.pile');
@@ -233,63 +223,70 @@ def focus_board_by_tab(page) -> None:
     raise AssertionError("Tab never reached the table")
 
 
-def grid_of(game: str, suits: list[str]) -> list[list[str]]:
-    if game == "munger":
-        return GRIDS["munger"]
-    rows = [[f"M{i + 1}", f"F{suits[i]}", f"M{i + 5}"] for i in range(4)]
-    return [*rows, ["A1", "C", "A2"]]
+ARROWS = ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown")
 
 
-def key_to(page, game: str, want: str, suits: list[str]) -> None:
+def pile_here(page) -> str:
+    """The focused pile's name, a Masterpiece foundation's as F + its suit."""
+    now = focused_pile(page)
+    assert now is not None, "the focus left the table"
+    return "F" + now["suit"] if now["name"] == "F" else now["name"]
+
+
+def keys_towards(known: dict[tuple[str, str], str], start: str, goal: Callable[[str], bool]):
+    """The arrow keys of the shortest walk from `start` to a pile `goal` accepts, over the
+    moves of the focus seen so far (`known`: pile and key to pile); None when none is known."""
+    paths: dict[str, list[str]] = {start: []}
+    queue = [start]
+    for pile in queue:
+        if goal(pile):
+            return paths[pile]
+        for key in ARROWS:
+            after = known.get((pile, key))
+            if after is not None and after not in paths:
+                paths[after] = [*paths[pile], key]
+                queue.append(after)
+    return None
+
+
+def key_to(page, want: str) -> None:
     """Walk the focus with arrow keys to the pile `want` (Masterpiece's foundations: F + suit).
-    Up and down go to the pile above or below on the screen, which may skip a row. Munger's
-    walk then goes left first (the rows start on the left). Masterpiece's rows differ in length
-    (an empty one is a card wide, at the Aces' side), so its walk goes up and down the middle
-    column, the Aces over the cellar, and sideways from there."""
-    grid = grid_of(game, suits)
-    where = {name: (r, c) for r, row in enumerate(grid) for c, name in enumerate(row)}
-    skipped = False
-    for _ in range(40):
-        now = focused_pile(page)
-        assert now is not None, "the focus left the table"
-        name = now["name"]
-        if name == "F":
-            name = "F" + now["suit"]
-        if name == want:
+    Where an arrow goes depends on the layout (up and down go to the pile above or below on
+    the screen, which may skip a row), so the walk learns it as it goes: it follows the
+    shortest way it knows to `want`, else tries an arrow it has not tried yet from the nearest
+    pile that has one (the table does not change meanwhile)."""
+    known: dict[tuple[str, str], str] = {}
+    for _ in range(150):
+        here = pile_here(page)
+        if here == want:
             return
-        (r, c), (wr, wc) = where[name], where[want]
-        if r == wr:
-            page.keyboard.press("ArrowRight" if wc > c else "ArrowLeft")
-        elif game == "masterpiece":
-            if c == 1:
-                page.keyboard.press("ArrowDown" if wr > r else "ArrowUp")
-            else:
-                page.keyboard.press("ArrowRight" if c < 1 else "ArrowLeft")
-        elif skipped and c > 0:
-            page.keyboard.press("ArrowLeft")
-        else:
-            page.keyboard.press("ArrowDown" if wr > r else "ArrowUp")
-            after = focused_pile(page)
-            landed = where.get(after["name"] if after["name"] != "F" else "F" + after["suit"])
-            skipped = landed is not None and (landed[0] - wr) * (r - wr) < 0
+        keys = keys_towards(known, here, lambda pile: pile == want)
+        if keys is None:
+            keys = keys_towards(
+                known, here, lambda pile: any((pile, key) not in known for key in ARROWS)
+            )
+            if keys is None:
+                break  # every arrow of every pile reached is known, and none leads there
+            last = here
+            for key in keys:
+                last = known[(last, key)]
+            keys = [*keys, next(key for key in ARROWS if (last, key) not in known)]
+        page.keyboard.press(keys[0])
+        known[(here, keys[0])] = pile_here(page)
     raise AssertionError(f"arrow keys never reached {want}")
 
 
-def keyboard_move(page, game: str, token: str, state: dict[str, Any], suits: list[str]) -> None:
+def keyboard_move(page, token: str, state: dict[str, Any]) -> None:
     src, dst = token.split(">")
     card = lead_card(page, state, token)
     if not focused_pile(page):
         focus_board_by_tab(page)
-    key_to(page, game, src, suits)
+    key_to(page, src)
     page.keyboard.press("Enter")
     if token == "S>W":
         return
-    key_to(page, game, "F" + card[1] if dst == "F" else dst, suits)
+    key_to(page, "F" + card[1] if dst == "F" else dst)
     page.keyboard.press("Enter")
-
-
-def foundation_suits(state: dict[str, Any]) -> list[str]:
-    return [f["suit"] for f in state["view"]["foundations"]]
 
 
 def play_to_win(
@@ -330,7 +327,7 @@ def play_to_win(
         if index == drag_at:
             drag_move(page, game, token, state)
         elif index in keyboard_at:
-            keyboard_move(page, game, token, state, foundation_suits(state))
+            keyboard_move(page, token, state)
         elif index == double_at:
             card = lead_card(page, state, token)
             source_locator(page, token, card).dblclick(position={"x": 20, "y": 6})

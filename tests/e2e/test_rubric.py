@@ -24,7 +24,6 @@ from tests.e2e.test_play import (
     CERTIFICATE_ON,
     focus_board_by_tab,
     focused_pile,
-    foundation_suits,
     key_to,
     keyboard_move,
     state_of,
@@ -140,7 +139,7 @@ def test_a_whole_game_is_won_with_the_keyboard_alone(
                     break
             page.keyboard.press("Enter")
             break
-        keyboard_move(page, "masterpiece", token, state, foundation_suits(state))
+        keyboard_move(page, token, state)
         wait_seq(page, seq + 1)
     expect(page.locator("#board")).to_have_attribute("data-status", "won", timeout=WAIT_MS)
     expect(page.locator("#end-title")).to_have_text("You won!")
@@ -248,7 +247,7 @@ def test_the_table_is_one_tab_stop_whose_ring_stands_out_and_the_focus_stays_aft
 
     # The ring: a light outline (against the felt) with a dark halo (against a picked-up
     # card's edge and the card faces), each at least 3:1.
-    key_to(page, "munger", "T2", [])
+    key_to(page, "T2")
     page.keyboard.press("Enter")  # picks up the Ace of spades
     expect(page.locator('[data-pile="T2"] .card.selected')).to_have_count(1)
     ring = page.locator('[data-pile="T2"]').evaluate(RING)
@@ -263,7 +262,7 @@ def test_the_table_is_one_tab_stop_whose_ring_stands_out_and_the_focus_stays_aft
         assert contrast(halo, edge) >= 3, (halo, edge)
 
     # A move made with the keys leaves the focus where it was, on the pile it left.
-    key_to(page, "munger", "FS", [])
+    key_to(page, "FS")
     page.keyboard.press("Enter")
     wait_seq(page, 1)
     expect(page.locator('[data-pile="FS"] [data-card="AS"]')).to_have_count(1)

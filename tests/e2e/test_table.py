@@ -1,7 +1,7 @@
-"""Browser tests of the table itself: it fits the screen with its controls and the notes said
-before the first move, cards with room over the 24 px minimum (desktop, phone, phone on its
-side, where axe finds nothing either; a long Munger column closes up), quick taps are all played in order, the
-speed setting is kept, one tap sends a card to its best place and the last move stays marked,
+"""Browser tests of the table itself: it fits the screen with its controls and the notes said before
+the first move, cards with room over the 24 px minimum (desktop, phone, phone on its side, where
+axe finds nothing either; a long Munger column closes up), quick taps are all played in order,
+the speed setting is kept, one tap sends a card to its best place and the last move stays marked,
 what can move is marked for a finger too, every empty place says what it takes, the keyboard
 reaches foundations and picks shorter runs and has its shortcuts, and touch targets are big
 enough. The home page shows a phone the games before the name form.
