@@ -217,6 +217,64 @@ async def test_a_kept_thread_holds_no_database_connection_between_requests(finis
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_a_request_visits_its_thread_once(monkeypatch):
+    """`request_started`, the chain and `request_finished` in one call to the thread."""
+    from asgiref import sync
+
+    from config.handler import SyncStackASGIHandler
+
+    visits = []
+    original = sync.SyncToAsync.__call__
+
+    async def counted(self, *args, **kwargs):
+        visits.append(self.func)
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
+    communicator = HttpCommunicator(
+        SyncStackASGIHandler(), "GET", "/api/dailies/", headers=[(b"host", b"localhost")]
+    )
+    assert (await communicator.get_response())["status"] == 200
+    await communicator.wait()
+
+    assert len(visits) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_streamed_static_file_is_sent_whole_then_its_response_closed(
+    settings, finished_requests
+):
+    from pathlib import Path
+
+    from config.handler import SyncStackASGIHandler
+    from config.testing import PLAIN_STATIC_FILES
+
+    for name, value in PLAIN_STATIC_FILES.items():
+        setattr(settings, name, value)
+    path = "frontend/race/race.js"
+    communicator = HttpCommunicator(
+        SyncStackASGIHandler(),
+        "GET",
+        "/" + f"{settings.STATIC_URL}{path}".lstrip("/"),
+        headers=[(b"host", b"localhost")],
+    )
+
+    await communicator.send_input({"type": "http.request", "body": b""})
+    start = await communicator.receive_output(5)
+    body = b""
+    while True:  # as a server reads a streamed answer (the last message may carry no body)
+        chunk = await communicator.receive_output(5)
+        body += chunk.get("body", b"")
+        if not chunk.get("more_body", False):
+            break
+    await communicator.wait()
+
+    assert start["status"] == 200
+    assert body == (Path("frontend/static") / path).read_bytes()
+    assert len(finished_requests) == 1  # closed once, after its content went out
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_requests_at_the_same_time_are_each_served_by_a_thread_of_their_own(monkeypatch):
     import asyncio
     import threading
