@@ -12,11 +12,18 @@ The settings, `SERVER_OPTIONS`, each bound a cost a stranger could otherwise set
 - no per-message compression: a compressed frame of a few kilobytes could decompress to the
   old 16 MiB limit at the server's expense, and the project's messages are small (the CPU of
   compressing each event for each watcher costs more than the bytes it saves);
-- a request's headers in at most `MAX_HEADER_BYTES`; an idle kept-alive connection closed
-  after 5 s; at a graceful stop, open connections (WebSockets included) are closed after
-  `GRACEFUL_SECONDS`. A request body must arrive within its own deadline
-  (config/bodylimit.py); connections and slow headers are bounded by the reverse proxy in
-  front (docs/deployment.md).
+- a request's headers in at most `MAX_HEADER_BYTES`; at a graceful stop, open connections
+  (WebSockets included) are closed after `GRACEFUL_SECONDS`. A request body must arrive
+  within its own deadline (config/bodylimit.py); connections and slow headers are bounded by
+  the reverse proxy in front (docs/deployment.md).
+
+An idle kept-alive connection is closed after `KEEP_ALIVE_SECONDS`, longer than the edge proxy
+keeps its idle connections to the app (`keepalive_timeout` of deploy/nginx's upstream): the
+proxy, which reuses them, always closes one first. Were the app first, a request the proxy sends
+on a connection the app is closing would be lost (nginx answers a POST with 502 rather than
+send it again); and the idle timer of a process too busy to read its sockets for a while (the
+new day's first minute) could close a connection whose next request was already waiting in it,
+as a 5 s timer did to a benchmark's moves.
 
 Where the process listens is its own business and the settings': before the application
 loads, both ways put the listening addresses in the environment (`SERVER_BIND`,
@@ -43,12 +50,13 @@ from config.security import SERVER_BIND_VARIABLE
 WS_MAX_BYTES = 16 * 1024
 MAX_HEADER_BYTES = 16 * 1024
 GRACEFUL_SECONDS = 20
+KEEP_ALIVE_SECONDS = 75
 
 SERVER_OPTIONS: dict[str, Any] = {
     "ws_max_size": WS_MAX_BYTES,
     "ws_per_message_deflate": False,
     "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
-    "timeout_keep_alive": 5,
+    "timeout_keep_alive": KEEP_ALIVE_SECONDS,
     "timeout_graceful_shutdown": GRACEFUL_SECONDS,
     "lifespan": "on",
 }

@@ -325,6 +325,19 @@ def test_only_the_edge_is_published_and_it_proxies_to_web():
     assert re.search(r"^NUM_PROXIES=1$", (REPO / ".env.example").read_text(), re.M)
 
 
+def test_the_edge_closes_its_idle_connections_to_the_app_before_the_app_does():
+    """Else a request the edge sends on a connection the app is closing is lost (a 502)."""
+    from config.serving import SERVER_OPTIONS
+
+    template = (REPO / "deploy/nginx/patience.conf.template").read_text()
+    upstream = re.search(r"^upstream patience_web \{(.*?)^\}", template, re.M | re.S)
+    assert upstream is not None
+    assert re.search(r"^\s*keepalive \d+;", upstream.group(1), re.M)  # connections are reused
+    edge = re.search(r"^\s*keepalive_timeout (\d+)s;", upstream.group(1), re.M)
+    assert edge is not None, "the edge's idle time is said, not nginx's default"
+    assert SERVER_OPTIONS["timeout_keep_alive"] > int(edge.group(1))
+
+
 def networks_of(name: str) -> set[str]:
     service = services()[name]
     networks = service.get("networks", ["default"])
