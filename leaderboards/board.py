@@ -10,9 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import Count, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
-from games.models import Attempt, Standing
+from games.models import WIN, Attempt, Standing
 from leaderboards import ranking
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
@@ -114,6 +114,26 @@ def iso(moment: dt.datetime | None) -> str | None:
 def fingerprint(daily_id: int) -> dict[str, int]:
     """The board's rows summed in one query: count, and sums of ids, moves, foundation cards
     and finished rows. Any start, move, finish or removal changes it."""
+    return _summed(daily_id, {})
+
+
+def live_numbers(daily_id: int, *, playing_since: dt.datetime) -> dict[str, int]:
+    """`fingerprint` and, in the same query, the board's `winners` (its verified wins) and
+    `playing` (unfinished rows with a move since `playing_since`): what a live board shows
+    beside its rows, whose count is its players."""
+    return _summed(
+        daily_id,
+        {
+            "winners": Count("id", filter=WIN),
+            "playing": Count(
+                "id",
+                filter=Q(status=Attempt.Status.PLAYING, last_move_at__gte=playing_since),
+            ),
+        },
+    )
+
+
+def _summed(daily_id: int, more: dict[str, Any]) -> dict[str, int]:
     sums = (
         Attempt.objects.filter(daily_id=daily_id)
         .on_board()
@@ -124,9 +144,10 @@ def fingerprint(daily_id: int) -> dict[str, int]:
             moves=Sum("move_count"),
             cards=Sum("foundation_cards"),
             finished=Count("finished_at"),
+            **more,
         )
     )
-    return {name: int(sums[name] or 0) for name in FINGERPRINT_FIELDS}
+    return {name: int(value or 0) for name, value in sums.items()}
 
 
 def fingerprint_of(attempts: list[Attempt]) -> dict[str, int]:

@@ -250,8 +250,10 @@ def _stored_fingerprint(conn: redis.Redis, daily_id: int) -> dict[str, int] | No
         return None
 
 
-def _mirrors(conn: redis.Redis, daily_id: int) -> bool:
-    return _stored_fingerprint(conn, daily_id) == board.fingerprint(daily_id)
+def _mirrors(conn: redis.Redis, daily_id: int, database: dict[str, int] | None = None) -> bool:
+    """Whether the index holds what the database does (`database`: its fingerprint, when the
+    caller has just read it)."""
+    return _stored_fingerprint(conn, daily_id) == (database or board.fingerprint(daily_id))
 
 
 def existing(daily_id: int) -> redis.Redis | None:
@@ -266,9 +268,10 @@ def existing(daily_id: int) -> redis.Redis | None:
         return None
 
 
-def ready(daily_id: int) -> redis.Redis | None:
+def ready(daily_id: int, fingerprint: dict[str, int] | None = None) -> redis.Redis | None:
     """A client whose index of this daily mirrors the database (rebuilt here when missing or
-    stale), or None: then the caller serves the board from the database.
+    stale), or None: then the caller serves the board from the database. `fingerprint`: the
+    database's (`board.fingerprint`), when the caller has just read it, for the first look.
 
     A change is committed a moment before its receiver updates the index, so a difference is
     looked at twice, `RECHECK_SECONDS` apart, before the index is taken to be stale: a busy
@@ -277,7 +280,7 @@ def ready(daily_id: int) -> redis.Redis | None:
     if conn is None:
         return None
     try:
-        if _mirrors(conn, daily_id):
+        if _mirrors(conn, daily_id, fingerprint):
             return conn
         k = keys(daily_id)
         if conn.exists(k.meta):

@@ -109,11 +109,14 @@ def board_around(*, daily: DailyChallenge, player: Player | None, radius: int = 
     return [board.row(rank, a, x) for rank, x, a in window]
 
 
-def board_head(*, daily: DailyChallenge, limit: int) -> tuple[list[Row], int]:
+def board_head(
+    *, daily: DailyChallenge, limit: int, fingerprint: dict[str, int] | None = None
+) -> tuple[list[Row], int]:
     """The board's first `limit` rows and how many rows it has, with the index checked against
-    the database once for both (a live board's every event shows both)."""
+    the database once for both (a live board's every event shows both). `fingerprint`: the
+    database's, when the caller has just read it (`index.ready`)."""
     limit = max(0, limit)
-    conn = index.ready(daily.pk)
+    conn = index.ready(daily.pk, fingerprint)
     if conn is not None:
         try:
             rows = _index_rows(conn, daily.pk, 0, limit - 1) if limit else []
@@ -122,6 +125,21 @@ def board_head(*, daily: DailyChallenge, limit: int) -> tuple[list[Row], int]:
             index.degraded(exc)
     ranked = _database_board(daily.pk)
     return [board.row(rank, attempt, e) for rank, e, attempt in ranked[:limit]], len(ranked)
+
+
+def live_board(*, daily: DailyChallenge, limit: int) -> dict[str, Any]:
+    """What a live board shows of the daily beside its feed: `board` (its first `limit` rows
+    and how many it has), `playing_now` and `counts` (its players and winners), from one
+    aggregate of the board's rows, which is also the fingerprint its index is checked against
+    (`board.live_numbers`), then the index."""
+    numbers = board.live_numbers(daily.pk, playing_since=clock.now() - PLAYING_WINDOW)
+    fingerprint = {name: numbers[name] for name in board.FINGERPRINT_FIELDS}
+    top, total = board_head(daily=daily, limit=limit, fingerprint=fingerprint)
+    return {
+        "board": {"top": top, "total": total},
+        "playing_now": numbers["playing"],
+        "counts": {"players": numbers["rows"], "winners": numbers["winners"]},
+    }
 
 
 def board_total(*, daily: DailyChallenge) -> int:
@@ -165,24 +183,26 @@ def rank_of(*, daily_id: int, entry: ranking.Entry, settled: bool = True) -> int
 
 def playing_now(*, daily: DailyChallenge) -> int:
     """Ranked attempts of the daily still being played, with a move in the last 10 minutes."""
-    return (
-        Attempt.objects.filter(daily=daily)
-        .on_board()
-        .started()
-        .filter(status=Attempt.Status.PLAYING, last_move_at__gte=clock.now() - PLAYING_WINDOW)
-        .count()
-    )
+    return board.live_numbers(daily.pk, playing_since=clock.now() - PLAYING_WINDOW)["playing"]
 
 
 def race_feed(*, daily: DailyChallenge, limit: int = 20) -> list[Row]:
     """The latest moving attempts of the daily, newest move first: player, moves (and the
     undos among them), cards on foundations and status (never a card)."""
-    moving = (
-        Attempt.objects.filter(daily=daily)
-        .on_board()
-        .started()
-        .order_by("-last_move_at", "-pk")
-        .values("player__display_name", "move_count", "undo_count", "foundation_cards", "status")
+    moving = Attempt.objects.filter(daily=daily).on_board().started()
+    return _feed(moving.order_by("-last_move_at", "-pk"), limit)
+
+
+def moved_feed(*, daily_id: int, attempt_ids: Iterable[int], limit: int = 20) -> list[Row]:
+    """`race_feed`'s rows of the given attempts of the daily that are on its board (a held
+    result is silent until it is approved), newest move first."""
+    moved = Attempt.objects.filter(pk__in=list(attempt_ids), daily_id=daily_id).on_board()
+    return _feed(moved.order_by("-last_move_at"), limit)
+
+
+def _feed(attempts: Any, limit: int) -> list[Row]:
+    rows = attempts.values(
+        "player__display_name", "move_count", "undo_count", "foundation_cards", "status"
     )
     return [
         {
@@ -192,7 +212,7 @@ def race_feed(*, daily: DailyChallenge, limit: int = 20) -> list[Row]:
             "foundation_cards": a["foundation_cards"],
             "status": a["status"],
         }
-        for a in moving[: max(0, limit)]
+        for a in rows[: max(0, limit)]
     ]
 
 

@@ -35,9 +35,9 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from games import redis_client
-from games import selectors as games_selectors
 from games.loop_task import LoopTask
-from games.models import Attempt, DailyChallenge
+from games.models import DailyChallenge
+from games.prepared import PreparedRead
 
 logger = logging.getLogger(__name__)
 
@@ -175,24 +175,17 @@ def _degraded(what: str) -> None:
 # -- what watchers see ------------------------------------------------------------------------
 
 
-def _feed_rows(attempts: Any) -> list[dict[str, Any]]:
-    return [
-        {
-            "player": a.player.display_name,
-            "moves": a.move_count,
-            "undos": a.undos,
-            "foundation_cards": a.foundation_cards,
-            "status": a.status,
-        }
-        for a in attempts
-    ]
-
-
 def board_now(daily: DailyChallenge) -> dict[str, Any]:
+    """The board's part of an event: `board` (its head and total), `playing_now`, `counts`."""
     from leaderboards import selectors
 
-    top, total = selectors.board_head(daily=daily, limit=BOARD_ROWS)
-    return {"top": top, "total": total}
+    return selectors.live_board(daily=daily, limit=BOARD_ROWS)
+
+
+#: A daily's game and date by its id, for every event (SQL built once).
+_DAILY_READ: PreparedRead[DailyChallenge] = PreparedRead(
+    lambda pk: DailyChallenge.objects.filter(pk=pk).only("id", "game", "date"), slot=-4242
+)
 
 
 #: The last snapshot built of each daily in this process: (version, monotonic time, snapshot).
@@ -217,9 +210,7 @@ def snapshot(daily: DailyChallenge) -> dict[str, Any]:
         "version": version,
         "game": daily.game,
         "date": daily.date.isoformat(),
-        "board": board_now(daily),
-        "playing_now": selectors.playing_now(daily=daily),
-        "counts": games_selectors.daily_counts(daily=daily),
+        **board_now(daily),
         "feed": selectors.race_feed(daily=daily, limit=FEED_ROWS),
     }
     with _snapshots_lock:
@@ -229,25 +220,17 @@ def snapshot(daily: DailyChallenge) -> dict[str, Any]:
 
 def update_for(daily_id: int, attempt_ids: set[int]) -> dict[str, Any] | None:
     """The event of one coalescing window of a daily (before its version is given)."""
-    from leaderboards import selectors
-
-    daily = DailyChallenge.objects.filter(pk=daily_id).first()
+    daily = _DAILY_READ.first(daily_id)
     if daily is None:
         return None
-    moved = (
-        Attempt.objects.filter(pk__in=attempt_ids, daily=daily)
-        .on_board()  # a held result is silent: no feed line until it is approved
-        .select_related("player")
-        .order_by("-last_move_at")[:FEED_ROWS]
-    )
+    from leaderboards import selectors
+
     return {
         "type": "update",
         "game": daily.game,
         "date": daily.date.isoformat(),
-        "board": board_now(daily),
-        "playing_now": selectors.playing_now(daily=daily),
-        "counts": games_selectors.daily_counts(daily=daily),
-        "feed": _feed_rows(moved),
+        **board_now(daily),
+        "feed": selectors.moved_feed(daily_id=daily_id, attempt_ids=attempt_ids, limit=FEED_ROWS),
     }
 
 

@@ -68,6 +68,32 @@ async def watcher(daily) -> tuple:
     return tab, await receive(tab)
 
 
+def test_an_event_reads_the_daily_its_numbers_its_rows_and_its_feed_in_four_queries():
+    """Players, winners, playing now and the index's check come from one aggregate of the
+    board's rows; the daily's game and date from a read whose SQL is built once."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    daily = factories.daily("munger")
+    moved = []
+    for name in ("alice", "bob"):
+        player = factories.player(name)
+        attempt, _ = services.attempt_start(player=player, daily=daily)
+        for seq, move in enumerate(daily.deal.certificate[:2]):
+            services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
+        moved.append(attempt.pk)
+    live.update_for(daily.pk, {moved[0]})  # with Redis: the index is built once
+
+    with CaptureQueriesContext(connection) as queries:
+        event = live.update_for(daily.pk, {moved[0]})
+
+    assert event is not None and (event["game"], event["date"]) == ("munger", str(daily.date))
+    assert event["counts"] == {"players": 2, "winners": 0} and event["playing_now"] == 2
+    assert event["board"]["total"] == 2 and len(event["board"]["top"]) == 2
+    assert [row["moves"] for row in event["feed"]] == [2]
+    assert len(queries) == 4
+
+
 async def test_anyone_may_watch_and_first_gets_a_snapshot():
     daily = await a_daily()
 
