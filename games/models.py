@@ -479,9 +479,30 @@ class Attempt(models.Model):
     def is_finished(self) -> bool:
         return self.status != self.Status.PLAYING
 
+    #: What play changes of an attempt (a move, a finish, a resignation: the history and what
+    #: it counts, the end and its verdict, a fair-play hold): what `store` writes.
+    PLAY_FIELDS = (
+        "moves",
+        "move_times",
+        "counted_ms",
+        "undo_count",
+        "next_seq",
+        "move_count",
+        "first_move_at",
+        "last_move_at",
+        "foundation_cards",
+        "status",
+        "finished_at",
+        "verified",
+        "verified_at",
+        "review",
+        "held_reasons",
+    )
+
     def store(self) -> None:
-        """Write all of this stored attempt's fields, as `save()` does, with SQL built once
-        (`_PLAY_WRITE`): every move ends with it."""
+        """Write this stored attempt's `PLAY_FIELDS`, as `save(update_fields=...)` does, with SQL
+        built once (`_PLAY_WRITE`): every move ends with it, the row locked since it was read
+        (`locked_for_play`), so nothing else of it can have changed meanwhile."""
         _PLAY_WRITE.save(self)
 
     @property
@@ -686,8 +707,8 @@ _PLAY_READ: PreparedRead[Attempt] = PreparedRead(
     slot=-4242,
 )
 
-#: The write of every move: all of the attempt's fields.
-_PLAY_WRITE: PreparedUpdate[Attempt] = PreparedUpdate(Attempt)
+#: The write of every move: the attempt's fields that play changes.
+_PLAY_WRITE: PreparedUpdate[Attempt] = PreparedUpdate(Attempt, fields=Attempt.PLAY_FIELDS)
 
 
 class DifficultyCuts(models.Model):

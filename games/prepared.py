@@ -90,16 +90,23 @@ class _Compiled(Generic[M]):
 
 
 class PreparedUpdate(Generic[M]):
-    """`update.save(instance)`: write every concrete field of an existing row but its primary key,
-    as `instance.save()` does for a row that exists (each field's `pre_save`, then its value
-    prepared for the database), with the UPDATE's SQL built once per database. No signals are
-    sent (`pre_save`, `post_save`): a model written this way has no receivers of them. A row
-    that is not there is an error, never an INSERT."""
+    """`update.save(instance)`: write the named fields of an existing row (`fields`, by name;
+    every concrete field but the primary key when not given), as `instance.save(update_fields=
+    ...)` does for a row that exists (each field's `pre_save`, then its value prepared for the
+    database), with the UPDATE's SQL built once per database. No signals are sent (`pre_save`,
+    `post_save`): a model written this way has no receivers of them. A row that is not there is
+    an error, never an INSERT."""
 
-    def __init__(self, model: type[M]) -> None:
+    def __init__(self, model: type[M], fields: tuple[str, ...] | None = None) -> None:
         meta = model._meta
         self.model = model
-        self.fields = [f for f in meta.concrete_fields if not f.primary_key]
+        self.fields = [
+            f
+            for f in meta.concrete_fields
+            if not f.primary_key and (fields is None or f.name in fields)
+        ]
+        if fields is not None and len(self.fields) != len(fields):
+            raise ValueError(f"{model.__name__} has no concrete field among some of {fields}")
         for field in self.fields:
             if hasattr(field, "get_placeholder"):  # a value that is not a plain parameter
                 raise TypeError(f"{model.__name__}.{field.name} needs a placeholder of its own")

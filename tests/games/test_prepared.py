@@ -4,7 +4,6 @@ own queries give."""
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 
 import pytest
@@ -156,35 +155,70 @@ def test_more_than_one_row_is_an_error_and_the_value_must_be_the_one_parameter()
         fixed.first(1)
 
 
-def test_store_writes_what_save_writes():
-    """Two copies of one attempt, changed alike in fields of every kind: one saved by the ORM,
-    the other stored; read back, the two rows agree field by field."""
+def test_store_writes_the_fields_play_changes_as_save_does():
+    """Two copies of one attempt, changed alike in every field play changes: one saved by the
+    ORM, the other stored; read back, the two rows agree field by field."""
     first = played(True)
     second = played(True, "bob", first.daily)  # another player's, a twin to compare
     now = first.started_at.replace(microsecond=123456)
     for attempt in (first, second):
         attempt.moves = [*attempt.moves, "U"]
         attempt.move_times = [*attempt.move_times, 4321]
+        attempt.counted_ms = 4321
+        attempt.undo_count = 1
         attempt.next_seq = attempt.move_count = 4
+        attempt.foundation_cards = 7
         attempt.status = Attempt.Status.RESIGNED
-        attempt.started_at = now - dt.timedelta(minutes=5)
         attempt.first_move_at = attempt.last_move_at = attempt.finished_at = now
         attempt.verified_at = None
         attempt.verified = True
         attempt.review = Attempt.Review.HELD
-        attempt.held_reasons = [{"rule": "r", "value": 1.5}]
-        attempt.disqualified_reason = "é ✓"
-    first.save()
+        attempt.held_reasons = [{"rule": "r", "value": 1.5, "detail": "é ✓"}]
+    first.save(update_fields=Attempt.PLAY_FIELDS)
     with CaptureQueriesContext(connection) as queries:
         second.store()
     assert len(queries) == 1 and queries[0]["sql"].startswith("UPDATE")
 
     def row(attempt: Attempt) -> dict:
         fresh = values(Attempt.objects.get(pk=attempt.pk))
-        return {k: v for k, v in fresh.items() if k not in {"id", "player_id"}}
+        return {name: fresh[name] for name in Attempt.PLAY_FIELDS}
 
     assert row(second) == row(first)
     assert Attempt.objects.get(pk=second.pk).move_times[-1] == 4321
+
+
+def test_store_writes_nothing_but_the_fields_play_changes():
+    attempt = played(True)
+    attempt.disqualified_reason = "not written by play"
+    attempt.hints = 3
+    attempt.store()
+    fresh = Attempt.objects.get(pk=attempt.pk)
+    assert (fresh.disqualified_reason, fresh.hints) == ("", 0)
+
+
+def test_every_field_play_changes_is_stored():
+    """After each kind of play (moves, an undo, a hold, a win, a resignation), the attempt as
+    the service left it is the row as stored: play changes no field `store` leaves out."""
+    daily = factories.daily()
+    line = daily.deal.certificate
+    player = factories.player("alice")
+    attempt, _ = services.attempt_start(player=player, daily=daily)
+
+    def stored_as_left(state) -> None:
+        assert values(Attempt.objects.get(pk=attempt.pk)) == values(state.attempt)
+
+    for seq, move in enumerate([line[0], "U", *line]):
+        stored_as_left(
+            services.attempt_play(attempt_id=attempt.pk, player=player, seq=seq, move=move)
+        )
+    assert Attempt.objects.get(pk=attempt.pk).status == Attempt.Status.WON
+
+    other = factories.player("bob")
+    resigned, _ = services.attempt_start(player=other, daily=daily)
+    attempt = resigned
+    player = other
+    stored_as_left(services.attempt_play(attempt_id=attempt.pk, player=player, seq=0, move=line[0]))
+    stored_as_left(services.attempt_resign(attempt_id=attempt.pk, player=player))
 
 
 def test_storing_an_attempt_that_is_not_there_is_an_error():
