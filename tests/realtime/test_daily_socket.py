@@ -304,6 +304,33 @@ async def test_a_watcher_too_far_behind_gets_a_snapshot(fresh_store, flusher):
 
 
 @pytest.mark.redis
+def test_a_mark_waits_in_its_process_until_its_flusher_sends_them_all_at_once(
+    fresh_store, monkeypatch
+):
+    """A move's mark costs no Redis command; the marking process's next claim writes every
+    mark it holds in one round trip, and from then on any process's flusher finds them."""
+    other_process = live.RedisStore(settings.REDIS_URL, prefix=fresh_store.prefix)
+    commands: list[int] = []
+    real = fresh_store.redis.pipeline
+
+    def pipeline(*args, **kwargs):
+        pipe = real(*args, **kwargs)
+        execute = pipe.execute
+        pipe.execute = lambda *a, **k: commands.append(len(pipe.command_stack)) or execute(*a, **k)
+        return pipe
+
+    monkeypatch.setattr(fresh_store.redis, "pipeline", pipeline)
+    for attempt_id in (11, 12, 13):
+        fresh_store.mark(7, attempt_id)
+    fresh_store.mark(8, 21)
+    assert commands == [] and other_process.claim_all() == {}
+
+    fresh_store.send_marks()
+    assert commands == [6]  # per daily: its pending attempts, their expiry, the dirty mark
+    assert other_process.claim_all() == {7: {11, 12, 13}, 8: {21}}
+
+
+@pytest.mark.redis
 async def test_an_update_made_in_one_process_reaches_a_watcher_of_another():
     """Two channel layers on one Redis stand for two server processes: marks made by one are
     flushed by the other, and the event reaches a watcher attached to the first."""
