@@ -58,7 +58,9 @@ async def test_http_is_served_by_django(settings):
         asgi_application(), "GET", "/", headers=[(b"host", b"localhost")]
     )
 
-    response = await communicator.get_response()
+    # A first page renders its templates (and may load the URLconf) on a busy machine: the
+    # communicator's default of 1 s is a deadline for a hung app, not a speed test.
+    response = await communicator.get_response(timeout=30)
 
     assert response["status"] == 200
     assert b"Patience Daily" in response["body"]
