@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from games.engine import GAMES, deal, replay
 from games.engine.solver import (
     DECIDE,
     EXACT,
+    PLAIN,
     distance,
     distance_profile,
     hint,
@@ -18,12 +19,14 @@ from games.engine.solver import (
     rules_for,
 )
 from games.engine.solver.distance import distance_of, position
-from games.engine.solver.search import Budget, beam, best_first
+from games.engine.solver.par import shorten
+from games.engine.solver.search import Budget, beam, best_first, decide
 from tests.engine.positions import masterpiece_won_in_56, munger_won_in_69
 from tests.engine.solving import (
     WINNABLE,
     brute_distance,
     certificate,
+    exact_distance,
     near_finished,
     winnable,
 )
@@ -52,6 +55,34 @@ def test_a_masterpiece_par_is_proven_and_never_beaten(seed: int) -> None:
     # The line's last moves are a shortest finish: brute force finds nothing shorter.
     end = position("masterpiece", deal_string, par.moves[:-10])
     assert brute_distance(end, 10) == 10
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(sorted(WINNABLE)),
+    st.integers(min_value=0, max_value=5),
+    st.integers(min_value=4, max_value=14),
+    st.lists(st.integers(min_value=0, max_value=99), max_size=4),
+)
+def test_a_proven_par_is_the_brute_force_shortest_line(
+    game_name: str, which: int, back: int, picks: list[int]
+) -> None:
+    # The par pipeline (beams, then exact A*) from positions near the end of real deals: a par
+    # it proves is the length of a shortest line by the search with no dominance at all and by
+    # brute force over the engine's own moves, and its floor never exceeds it.
+    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+    first = decide(rules_for(game, DECIDE), Budget(None, 200_000))
+    assume(first.status == "solved")
+    par = shorten(game, first.line, time_limit=None)
+    walk = game.copy()
+    for token in par.line:
+        walk.push(token)
+    assert walk.is_won()
+    assert par.optimal and par.lower_bound == len(par.line) <= len(first.line)
+    assert len(par.line) == exact_distance(game, PLAIN)
+    brute = brute_distance(game, 16)
+    assert brute == len(par.line) or (brute is None and len(par.line) > 16)
 
 
 def test_an_unwinnable_deal_has_no_par() -> None:
