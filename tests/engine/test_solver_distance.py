@@ -18,9 +18,10 @@ from games.engine.solver import (
     prove_par,
     rules_for,
 )
+from games.engine.solver import search as solver_search
 from games.engine.solver.distance import distance_of, position
 from games.engine.solver.par import shorten
-from games.engine.solver.search import Budget, beam, best_first, decide
+from games.engine.solver.search import BestFirst, Budget, beam, best_first, decide
 from tests.engine.positions import masterpiece_won_in_56, munger_won_in_69
 from tests.engine.solving import (
     WINNABLE,
@@ -55,6 +56,43 @@ def test_a_masterpiece_par_is_proven_and_never_beaten(seed: int) -> None:
     # The line's last moves are a shortest finish: brute force finds nothing shorter.
     end = position("masterpiece", deal_string, par.moves[:-10])
     assert brute_distance(end, 10) == 10
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(sorted(WINNABLE)),
+    st.integers(min_value=0, max_value=5),
+    st.integers(min_value=10, max_value=30),
+    st.lists(st.integers(min_value=0, max_value=99), min_size=1, max_size=3),
+    st.integers(min_value=1, max_value=40),
+)
+def test_an_a_star_stopped_and_resumed_ends_as_one_run_does(
+    game_name: str, which: int, back: int, picks: list[int], step: int
+) -> None:
+    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+    whole = best_first(rules_for(game, EXACT), Budget(None, 2_000_000), weight=1)
+    assert whole.exhausted
+    search = BestFirst(rules_for(game, EXACT))
+    floors = []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solver_search, "CHECK_EVERY", 1)  # budgets stop it mid-expansion
+        for _ in range(100_000):
+            part = search.resume(Budget(None, node_limit=step))  # a few positions at a time
+            if part.exhausted:
+                break
+            floors.append(part.lower_bound)
+    assert part.exhausted and part.status == whole.status
+    assert len(part.line) == len(whole.line)
+    if whole.status == "solved":
+        assert floors == sorted(floors) and all(f <= len(whole.line) for f in floors)
+        # told of a line as short as the shortest, it looks for shorter ones only: none
+        told = BestFirst(rules_for(game, EXACT))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(solver_search, "CHECK_EVERY", 1)
+            told.resume(Budget(None, node_limit=step))
+        again = told.resume(Budget(None), upper=len(whole.line))
+        assert again.exhausted and again.line == [] and again.lower_bound == len(whole.line)
 
 
 @pytest.mark.slow

@@ -184,110 +184,158 @@ def best_first(
     returned none) exists. `lower_bound` is a proven lower bound on the shortest line when
     `weight` is 1 (with a finished search it is the shortest line's length).
     """
-    clock = _Clock(budget)
-    root, prefix = rules.root()
-    start = len(prefix)
-    if rules.won(root):
-        return Outcome(SOLVED, prefix, exhausted=True, lower_bound=start, seconds=clock.seconds)
-    best = sys.maxsize if upper is None else upper
-    key, children, bound, won, dead = (
-        rules.key,
-        rules.children,
-        rules.lower_bound,
-        rules.won,
-        rules.dead,
-    )
-    root_key = key(root)
-    # key -> (tokens to reach it, the key it was reached from, the step from there)
-    table: dict[Hashable, tuple[int, Hashable, Step | None]] = {root_key: (start, None, None)}
-    key_bytes = sys.getsizeof(root_key)
-    h0 = bound(root)
-    heap: list[tuple[float, int, int, int, Any, Hashable]] = [
-        (start + weight * h0, 0, 0, start, root, root_key)
-    ]
-    counter = 0
-    nodes = 0
-    goal: Hashable | None = None
-    floor = float(start + h0)  # least g + h of the open positions, when the weight is 1
-    try:
-        while heap:
-            entry = heapq.heappop(heap)
-            g, state, k = entry[3], entry[4], entry[5]
-            if table[k][0] < g:
-                continue  # reached more cheaply since it was queued
-            h = bound(state) if weight != 1 else int(entry[0]) - g
-            if g + h >= best:
-                if weight == 1:
-                    break  # every open position is at least as long
-                continue
-            if weight == 1 and g + h > floor:
-                floor = float(g + h)  # the least g + h open: a floor (h never overestimates)
-            if dead(state):
-                continue
-            for step, child, cost in children(state):
-                nodes += 1
-                if nodes % CHECK_EVERY == 0:
-                    clock.check(nodes, len(table))
-                reached = g + cost
-                if reached >= best:
-                    continue
-                ck = key(child)
-                seen = table.get(ck)
-                if seen is not None and seen[0] <= reached:
-                    continue
-                if won(child):
-                    best = reached
-                    goal = ck
-                    table[ck] = (reached, k, step)
-                    continue
-                ch = bound(child)
-                if ch < h - cost:
-                    ch = h - cost  # still a floor: h <= cost + the child's distance
-                if reached + ch >= best:
-                    continue
-                if seen is None:
-                    key_bytes += sys.getsizeof(ck)
-                table[ck] = (reached, k, step)
-                counter += 1
-                heapq.heappush(heap, (reached + weight * ch, -reached, counter, reached, child, ck))
-        exhausted = True
+    return BestFirst(rules, weight=weight, upper=upper).resume(budget)
+
+
+class BestFirst:
+    """The A* of `best_first`, which can be stopped by a budget and resumed with a new one
+    (keeping every position it has seen), and told of shorter lines found meanwhile by other
+    searches (`resume(upper=...)`): the par search runs it between its beams."""
+
+    def __init__(self, rules: SolverRules, *, weight: float = 1.0, upper: int | None = None):
+        self.rules = rules
+        self.weight = weight
+        self.root, prefix = rules.root()
+        self.prefix = prefix
+        self.start = len(prefix)
+        self.upper = upper
+        self.best = sys.maxsize if upper is None else upper
+        self.root_key = rules.key(self.root)
+        # key -> (tokens to reach it, the key it was reached from, the step from there)
+        self.table: dict[Hashable, tuple[int, Hashable, Step | None]] = {
+            self.root_key: (self.start, None, None)
+        }
+        self.key_bytes = sys.getsizeof(self.root_key)
+        h0 = rules.lower_bound(self.root)
+        self.heap: list[tuple[float, int, int, int, Any, Hashable]] = [
+            (self.start + weight * h0, 0, 0, self.start, self.root, self.root_key)
+        ]
+        self.counter = 0
+        self.nodes = 0
+        self.goal: Hashable | None = None
+        # the least g + h of the open positions seen so far, when the weight is 1
+        self.floor = float(self.start + h0)
+        self.exhausted = False
+        self.won_root = rules.won(self.root)
+
+    def resume(self, budget: Budget, *, upper: int | None = None) -> Outcome:
+        """Search on within `budget`, for lines shorter than `upper` too if given (a line found
+        elsewhere); returns what the search knows now, as `best_first` does."""
+        clock = _Clock(budget)
+        if upper is not None and upper <= self.best:
+            self.best = upper  # a line found elsewhere: look only for shorter ones
+            self.upper = upper
+            self.goal = None  # what this search found is no shorter than that line
+        if self.won_root:  # the forced moves win: nothing is shorter
+            found = self.start < self.best
+            return Outcome(
+                SOLVED if found else UNKNOWN,
+                self.prefix if found else [],
+                exhausted=True,
+                lower_bound=self.start,
+                seconds=clock.seconds,
+            )
+        rules, weight, table, heap = self.rules, self.weight, self.table, self.heap
+        key, children, bound, won, dead = (
+            rules.key,
+            rules.children,
+            rules.lower_bound,
+            rules.won,
+            rules.dead,
+        )
+        best, nodes, floor, counter = self.best, self.nodes, self.floor, self.counter
+        key_bytes = self.key_bytes
+        nodes_before = nodes
         stopped = None
-    except _Stop as stop:
-        exhausted = False
-        stopped = stop.reason
-        if weight == 1 and heap:
-            floor = max(floor, min(e[0] for e in heap))
-    line: list[str] = []
-    steps: list[Step] = []
-    if goal is not None:
-        steps = _steps_to(rules, table, goal, root, root_key)
-        line = rules.line(steps)
-        assert len(line) <= best, (len(line), best)
-    if goal is not None:
-        status = SOLVED
-    elif exhausted and upper is None:
-        status = UNSOLVABLE
-    else:
-        status = UNKNOWN
-    lower: int | None
-    if weight != 1:
-        lower = None
-    elif exhausted:
-        lower = best if goal is not None or upper is not None else None
-    else:
-        lower = int(floor)
-    return Outcome(
-        status,
-        line,
-        nodes,
-        len(table),
-        clock.seconds,
-        _table_bytes(table, key_bytes),
-        exhausted=exhausted,
-        stopped_by=stopped,
-        lower_bound=lower,
-        steps=steps,
-    )
+        entry = None  # the position being expanded: queued again if a budget stops it
+        first = True  # a budget never stops the first expansion: each resume gets somewhere
+        try:
+            while heap and not self.exhausted:
+                entry = heapq.heappop(heap)
+                g, state, k = entry[3], entry[4], entry[5]
+                if table[k][0] < g:
+                    continue  # reached more cheaply since it was queued
+                h = bound(state) if weight != 1 else int(entry[0]) - g
+                if g + h >= best:
+                    if weight == 1:
+                        break  # every open position is at least as long
+                    continue
+                if weight == 1 and g + h > floor:
+                    floor = float(g + h)  # the least g + h open: a floor (h never overestimates)
+                if dead(state):
+                    continue
+                for step, child, cost in children(state):
+                    nodes += 1
+                    if nodes % CHECK_EVERY == 0 and not first:
+                        clock.check(nodes - nodes_before, len(table))
+                    reached = g + cost
+                    if reached >= best:
+                        continue
+                    ck = key(child)
+                    seen = table.get(ck)
+                    if seen is not None and seen[0] <= reached:
+                        continue
+                    if won(child):
+                        best = reached
+                        self.goal = ck
+                        table[ck] = (reached, k, step)
+                        continue
+                    ch = bound(child)
+                    if ch < h - cost:
+                        ch = h - cost  # still a floor: h <= cost + the child's distance
+                    if reached + ch >= best:
+                        continue
+                    if seen is None:
+                        key_bytes += sys.getsizeof(ck)
+                    table[ck] = (reached, k, step)
+                    counter += 1
+                    heapq.heappush(
+                        heap, (reached + weight * ch, -reached, counter, reached, child, ck)
+                    )
+                first = False
+            self.exhausted = True
+        except _Stop as stop:
+            stopped = stop.reason
+            assert entry is not None
+            heapq.heappush(heap, entry)  # its children are looked at again when resumed
+            if weight == 1:
+                floor = max(floor, min(e[0] for e in heap))
+        self.best, self.nodes, self.floor, self.counter = best, nodes, floor, counter
+        self.key_bytes = key_bytes
+        return self._outcome(nodes - nodes_before, clock.seconds, stopped)
+
+    def _outcome(self, nodes: int, seconds: float, stopped: str | None) -> Outcome:
+        line: list[str] = []
+        steps: list[Step] = []
+        if self.goal is not None:
+            steps = _steps_to(self.rules, self.table, self.goal, self.root, self.root_key)
+            line = self.rules.line(steps)
+            assert len(line) <= self.best, (len(line), self.best)
+        if self.goal is not None:
+            status = SOLVED
+        elif self.exhausted and self.upper is None:
+            status = UNSOLVABLE
+        else:
+            status = UNKNOWN
+        lower: int | None
+        if self.weight != 1:
+            lower = None
+        elif self.exhausted:
+            lower = self.best if self.goal is not None or self.upper is not None else None
+        else:
+            lower = int(self.floor)
+        return Outcome(
+            status,
+            line,
+            nodes,
+            len(self.table),
+            seconds,
+            _table_bytes(self.table, self.key_bytes),
+            exhausted=self.exhausted,
+            stopped_by=stopped,
+            lower_bound=lower,
+            steps=steps,
+        )
 
 
 def beam(
