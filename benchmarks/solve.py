@@ -63,6 +63,7 @@ def run_one(args: tuple[str, int, argparse.Namespace]) -> tuple[int, dict]:
             "lower_bound": proof.lower_bound,
             "seconds": proof.stats["seconds"],
             "wall": round(time.perf_counter() - clock, 1),
+            "positions": proof.stats.get("positions_par"),
         }
     if options.hints:
         row["hints"], row["distances"] = [], []
@@ -189,10 +190,17 @@ def print_proofs(game: str, rows: dict[int, dict]) -> None:
     optimal = [p for p in proofs if p["optimal"]]
     gaps = [p["par"] - p["lower_bound"] for p in proofs if not p["optimal"]]
     seconds = [p["seconds"] for p in proofs]
+    proven = [p["seconds"] for p in optimal]
     print(
         f"\nprove_par: {len(optimal)}/{len(proofs)} pars proven optimal; "
         f"CPU median {statistics.median(seconds):.2f} s, max {max(seconds):.1f} s; "
-        f"the rest (par - floor): {sorted(gaps)}"
+        + (
+            f"the proven ones: CPU median {statistics.median(proven):.1f} s, "
+            f"max {max(proven):.1f} s; "
+            if proven
+            else ""
+        )
+        + f"the rest (par - floor): {sorted(gaps)}"
     )
 
 

@@ -452,7 +452,7 @@ class MungerRules(SolverRules):
     GAME = Munger
     DIFFICULTY_CUTS = (0.524, 0.583, 0.639, 0.674)
     CANDIDATE_SECONDS = 10.0
-    PAR_SECONDS = 180.0
+    PAR_SECONDS = 600.0
     SIMPLE_BOUND = 69  # 52 cards up and 17 draws
     #: A pull-down with its cover, a reserve card or a column top going up: on seed 100039 the
     #: dead test found 8 dead positions in the 6,049 these steps led to.
