@@ -6,14 +6,20 @@ PostgreSQL is the truth; Redis only makes pages and ranks cheap. Per daily (`key
 - `rows`: a hash, attempt id -> "member|moves|cards|finished", so an update can find and
   remove an attempt's old member;
 - `meta`: the fingerprint of what the set holds (`board.fingerprint`'s fields), kept by the
-  same script that changes the set.
+  same script that changes the set;
+- `fresh`: present for `REBUILD_SECONDS` after a rebuild.
 
 Signal receivers (`leaderboards.receivers`) update one attempt at a time. A read compares the
 stored fingerprint with the database's (one aggregate query); when the index is missing, or
 still differs when looked at again a moment later (an update lost while Redis was away, a
 receiver that raced another), the reader rebuilds it from the database under a short Redis
-lock. A reader that does not get the lock, or any Redis error, means the board is served from
-the database: slower, still correct. A warning is logged at most once a minute, and Redis is
+lock. A busy board (hundreds of moves a second at the daily rollover) almost always has a
+change committed whose receiver has not yet run, so it differs at both looks although nothing
+is lost: when the index moved between the two looks (its receivers are at work) and was
+rebuilt less than `REBUILD_SECONDS` ago, it is served as it is, and a lost update on a board
+that never rests is repaired by the next rebuild, at most `REBUILD_SECONDS` later. A reader
+that does not get the lock, or any Redis error, means the board is served from the database:
+slower, still correct. A warning is logged at most once a minute, and Redis is
 tried again a few seconds later.
 
 Without `REDIS_URL` (the embedded default) there is no index at all.
@@ -47,6 +53,8 @@ LOCK_MS = 5_000
 #: How long a reader waits to look again at an index that differs from the database (the
 #: receiver of a change just committed may be updating it), before rebuilding it.
 RECHECK_SECONDS = 0.05
+#: While its receivers are at work, an index is rebuilt at most once in this many seconds.
+REBUILD_SECONDS = 10.0
 #: After a Redis error, the index is left alone this long (the database serves meanwhile).
 RETRY_SECONDS = 5.0
 #: At most one warning about Redis in this many seconds.
@@ -71,6 +79,7 @@ class Keys:
     rows: str
     meta: str
     lock: str
+    fresh: str
 
 
 def keys(daily_id: int) -> Keys:
@@ -78,7 +87,7 @@ def keys(daily_id: int) -> Keys:
     `LEADERBOARD_KEY_PREFIX` setting when set, else "<REDIS_KEY_PREFIX>:lb:"."""
     prefix = getattr(settings, "LEADERBOARD_KEY_PREFIX", None) or f"{settings.REDIS_KEY_PREFIX}:lb:"
     base = f"{prefix}{int(daily_id)}"
-    return Keys(f"{base}:board", f"{base}:rows", f"{base}:meta", f"{base}:lock")
+    return Keys(f"{base}:board", f"{base}:rows", f"{base}:meta", f"{base}:lock", f"{base}:fresh")
 
 
 def _url() -> str:
@@ -227,6 +236,7 @@ def rebuild(conn: redis.Redis, daily_id: int) -> dict[str, int]:
     pipe.hset(k.meta, mapping=cast(Mapping[Any, Any], stored))
     for key in (k.board, k.rows, k.meta):
         pipe.expire(key, TTL_SECONDS)
+    pipe.set(k.fresh, 1, px=int(REBUILD_SECONDS * 1000))
     pipe.execute()
     return stored
 
@@ -250,12 +260,6 @@ def _stored_fingerprint(conn: redis.Redis, daily_id: int) -> dict[str, int] | No
         return None
 
 
-def _mirrors(conn: redis.Redis, daily_id: int, database: dict[str, int] | None = None) -> bool:
-    """Whether the index holds what the database does (`database`: its fingerprint, when the
-    caller has just read it)."""
-    return _stored_fingerprint(conn, daily_id) == (database or board.fingerprint(daily_id))
-
-
 def existing(daily_id: int) -> redis.Redis | None:
     """A client when the daily's index exists, however recent (see `ready`), or None."""
     conn = client()
@@ -275,18 +279,23 @@ def ready(daily_id: int, fingerprint: dict[str, int] | None = None) -> redis.Red
 
     A change is committed a moment before its receiver updates the index, so a difference is
     looked at twice, `RECHECK_SECONDS` apart, before the index is taken to be stale: a busy
-    board is not rebuilt for every move that a reader happens to see half-way."""
+    board is not rebuilt for every move that a reader happens to see half-way, nor, while its
+    receivers keep it moving, more than once in `REBUILD_SECONDS`."""
     conn = client()
     if conn is None:
         return None
     try:
-        if _mirrors(conn, daily_id, fingerprint):
-            return conn
         k = keys(daily_id)
-        if conn.exists(k.meta):
+        first = _stored_fingerprint(conn, daily_id)
+        if first == (fingerprint or board.fingerprint(daily_id)):
+            return conn
+        if first is not None:
             time.sleep(RECHECK_SECONDS)
-            if _mirrors(conn, daily_id):
+            again = _stored_fingerprint(conn, daily_id)
+            if again == board.fingerprint(daily_id):
                 return conn
+            if again != first and conn.exists(k.fresh):
+                return conn  # a busy board, its receivers at work, rebuilt a moment ago
         token = secrets.token_hex(8)
         if not conn.set(k.lock, token, nx=True, px=LOCK_MS):
             return None  # someone is rebuilding it: the database answers this one

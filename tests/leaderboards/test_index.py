@@ -54,7 +54,7 @@ def rebuilds(monkeypatch) -> list[int]:
 def test_the_key_names_the_daily(settings) -> None:
     settings.LEADERBOARD_KEY_PREFIX = "p:"
     assert index.keys(7).board == "p:7:board"
-    assert len({*index.keys(7).__dict__.values()}) == 4
+    assert len({*index.keys(7).__dict__.values()}) == 5
 
 
 def test_the_keys_start_with_the_deployments_prefix_by_default(settings) -> None:
@@ -127,6 +127,41 @@ def test_a_receiver_a_moment_late_causes_no_rebuild(
     assert selectors.board_page(daily=today_daily)[0]["moves"] == 91
     assert waits == [index.RECHECK_SECONDS]
     assert rebuilds == [today_daily.pk]
+
+
+@pytest.mark.redis
+def test_a_busy_board_is_rebuilt_once_while_its_receivers_keep_up(
+    redis_index, today_daily, rebuilds, monkeypatch
+) -> None:
+    a = result(today_daily, "a", moves=90)
+    b = result(today_daily, "b", moves=95)
+    selectors.board_total(daily=today_daily)  # built
+    moves = iter(range(100, 200))
+
+    def moved(attempt: Attempt, count: int) -> None:
+        Attempt.objects.filter(pk=attempt.pk).update(move_count=count, next_seq=count)
+
+    def others_move(seconds: float) -> None:
+        # While the reader waits, b's receiver lands; a's move is committed with its receiver
+        # still to come, as on a board with hundreds of moves a second.
+        moved(b, next(moves))
+        index.attempt_update(attempt_id=b.pk, daily_id=today_daily.pk)
+        moved(a, next(moves))
+
+    monkeypatch.setattr(index.time, "sleep", others_move)
+    moved(a, 91)
+    for _ in range(3):
+        assert selectors.board_total(daily=today_daily) == 2
+    assert rebuilds == [today_daily.pk]  # served as it is: rebuilt a moment ago
+    redis_index.delete(index.keys(today_daily.pk).fresh)  # REBUILD_SECONDS later
+    selectors.board_total(daily=today_daily)
+    assert rebuilds == [today_daily.pk] * 2
+    # A difference that stands still is a lost update: rebuilt at once, however fresh.
+    monkeypatch.setattr(index.time, "sleep", lambda seconds: None)
+    moved(b, 10)
+    assert [r["player"] for r in selectors.board_page(daily=today_daily)] == ["b", "a"]
+    assert rebuilds == [today_daily.pk] * 3
+    assert stored(redis_index, today_daily) == truth(today_daily)
 
 
 @pytest.mark.redis
