@@ -259,6 +259,11 @@ if DATABASE_URL:
         DATABASES["default"]["ENGINE"] = "config.postgresql"
         options = DATABASES["default"].setdefault("OPTIONS", {})
         options.setdefault("connect_timeout", 3)  # seconds (libpq)
+        # Prepared statements on (psycopg's default; Django turns them off for the sake of an
+        # outside pooler in transaction mode, which this deployment does not have): only the
+        # reads and writes of every move and cookie (games/prepared.py) bind on the server and
+        # are prepared, once per pooled connection; the ORM's other queries bind on the client.
+        options.setdefault("prepare_threshold", 5)
         options["pool"] = {
             "min_size": 1,
             "max_size": DATABASE_POOL_SIZE,

@@ -18,47 +18,123 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
+import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections, models
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=models.Model)
 
 
+_NO_SLOT = object()
+
+
+class _PreparingCursor(psycopg.Cursor[Any]):
+    """psycopg's own cursor (the parameters bound by the server, not quoted into the SQL by
+    the client as Django's cursor does), preparing each statement on its connection: the
+    statements here run on every move, and a pooled connection lives long."""
+
+    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        return super().execute(query, params, prepare=True)
+
+    def _send_query_prepared(self, name: bytes, pgq: Any, *, binary: bool | None = None) -> None:
+        self._query = pgq  # as psycopg keeps an unprepared one: Django's query log reads it
+        super()._send_query_prepared(name, pgq, binary=binary)
+
+
+def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
+    """A cursor of `connection` for the statements here: Django's wrapper (errors, query log,
+    execute wrappers) around a `_PreparingCursor` on PostgreSQL, the usual cursor elsewhere."""
+    if connection.vendor != "postgresql":
+        return connection.cursor()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    with connection.wrap_database_errors:
+        # What `connection.cursor()` does, with this cursor class instead of the backend's.
+        return connection._prepare_cursor(_PreparingCursor(connection.connection))
+
+
 class PreparedRead(Generic[M]):
-    """`read.first(value)`: the one row of `build(value)`, or None.
+    """`read.first(value)`: the one row of `build(value)`, or None; `read.all(value)`: its rows.
 
     `build` makes the queryset for a value; `slot` is a stand-in value of the right type that
-    the built SQL must take as its one parameter. A locking read (`select_for_update`) runs only
-    inside a transaction, as the ORM's own."""
+    the built SQL must take as one of its parameters. A read by several values takes `slots`,
+    one stand-in each, in `build`'s order, and then as many values: each stand-in must be
+    found once among the SQL's parameters (equal, of the same type), so pick ones no constant
+    of the query equals; the query's other parameters are its constants. A locking read
+    (`select_for_update`) runs only inside a transaction, as the ORM's own."""
 
-    def __init__(self, build: Callable[[Any], models.QuerySet[M]], *, slot: Any) -> None:
+    def __init__(
+        self,
+        build: Callable[..., models.QuerySet[M]],
+        *,
+        slot: Any = _NO_SLOT,
+        slots: tuple[Any, ...] = (),
+    ) -> None:
+        if (slot is _NO_SLOT) == (not slots):
+            raise TypeError("a prepared read takes `slot` or `slots`")
         self._build = build
-        self._slot = slot
+        self._slots = (slot,) if slot is not _NO_SLOT else tuple(slots)
         self._compiled: dict[str, _Compiled[M]] = {}
         self._lock = threading.Lock()
 
-    def first(self, value: Any, *, using: str = DEFAULT_DB_ALIAS) -> M | None:
+    def _for(self, using: str) -> _Compiled[M]:
         compiled = self._compiled.get(using)
         if compiled is None:
             with self._lock:
                 compiled = self._compiled.get(using)
                 if compiled is None:
-                    compiled = _Compiled(self._build(self._slot), self._slot, using)
+                    compiled = _Compiled(self._build(*self._slots), self._slots, using)
                     self._compiled[using] = compiled
-        return compiled.run(value)
+        return compiled
+
+    def first(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> M | None:
+        compiled = self._for(using)
+        found = compiled.run(values, limit=2)
+        if len(found) > 1:
+            raise compiled.model.MultipleObjectsReturned(
+                f"{compiled.model.__name__}: more than one row"
+            )
+        return found[0] if found else None
+
+    def all(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[M]:
+        return self._for(using).run(values, limit=None)
+
+
+def _same(slot: Any, param: Any) -> bool:
+    return type(slot) is type(param) and slot == param
+
+
+def _as_is(value: Any) -> Any:
+    return value
 
 
 class _Compiled(Generic[M]):
-    def __init__(self, queryset: models.QuerySet[M], slot: Any, using: str) -> None:
+    def __init__(self, queryset: models.QuerySet[M], slots: tuple[Any, ...], using: str) -> None:
         query = queryset.query
         self.using = using
         self.locking = bool(query.select_for_update)
         self._check_transaction()
         compiler = query.get_compiler(using=using)
         self.sql, params = compiler.as_sql()
-        if list(params) != [slot]:
-            raise ValueError(f"a prepared read takes its value as its one parameter: {params!r}")
+        #: The SQL's parameters: (a value's index, how the backend writes the value), or (None,
+        #: a constant of the query).
+        self.params: list[tuple[int | None, Any]] = []
+        for param in params:
+            found: list[tuple[int, Callable[[Any], Any]]]
+            found = [(i, _as_is) for i, s in enumerate(slots) if _same(s, param)]
+            if not found:  # a backend that writes the value as text (SQLite's dates)
+                found = [(i, str) for i, s in enumerate(slots) if _same(str(s), param)]
+            if len(found) > 1:
+                raise ValueError(f"a prepared read's stand-ins must differ: {slots!r}")
+            self.params.append(found[0] if found else (None, param))
+        used = sorted(i for i, _ in self.params if i is not None)
+        if used != list(range(len(slots))):
+            raise ValueError(
+                f"a prepared read takes each value as one parameter: {slots!r} in {params!r}"
+            )
         info, select = compiler.klass_info, compiler.select
         self.model: type[M] = info["model"]
         self.start, self.end = info["select_fields"][0], info["select_fields"][-1] + 1
@@ -71,22 +147,21 @@ class _Compiled(Generic[M]):
         if self.locking and connections[self.using].get_autocommit():
             raise TransactionManagementError("A locking read runs only inside a transaction.")
 
-    def run(self, value: Any) -> M | None:
+    def run(self, values: tuple[Any, ...], limit: int | None) -> list[M]:
         self._check_transaction()
-        with connections[self.using].cursor() as cursor:
-            cursor.execute(self.sql, [value])
-            rows = cursor.fetchmany(2)
-        if not rows:
-            return None
-        if len(rows) > 1:
-            raise self.model.MultipleObjectsReturned(f"{self.model.__name__}: more than one row")
-        row = rows[0]
+        params = [how if i is None else how(values[i]) for i, how in self.params]
+        with prepared_cursor(connections[self.using]) as cursor:
+            cursor.execute(self.sql, params)
+            rows = cursor.fetchall() if limit is None else cursor.fetchmany(limit)
         if self.converters:
-            row = next(iter(self.compiler.apply_converters([list(row)], self.converters)))
-        instance = self.model.from_db(self.using, self.fields, row[self.start : self.end])
-        for populator in self.related:
-            populator.populate(row, instance)
-        return instance
+            rows = list(self.compiler.apply_converters([list(r) for r in rows], self.converters))
+        found = []
+        for row in rows:
+            instance = self.model.from_db(self.using, self.fields, row[self.start : self.end])
+            for populator in self.related:
+                populator.populate(row, instance)
+            found.append(instance)
+        return found
 
 
 class PreparedUpdate(Generic[M]):
@@ -129,7 +204,7 @@ class PreparedUpdate(Generic[M]):
             field.get_db_prep_save(field.pre_save(instance, False), connection=connection)
             for field in self.fields
         ]
-        with connection.cursor() as cursor:
+        with prepared_cursor(connection) as cursor:
             cursor.execute(self._sql_for(using), [*values, instance.pk])
             written = cursor.rowcount
         if written != 1:

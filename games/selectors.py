@@ -14,6 +14,24 @@ from games import clock
 from games.engine import game_class
 from games.errors import NotFound, attempt_not_found
 from games.models import WIN, Attempt, DailyChallenge, GameName, Player
+from games.prepared import PreparedRead
+
+#: A published daily by game and date, with its deal (every start reads it; SQL built once).
+_DAILY_READ: PreparedRead[DailyChallenge] = PreparedRead(
+    lambda game, date: DailyChallenge.objects.select_related("deal").filter(
+        game=game, date=date, published=True
+    ),
+    slots=("\x00game", dt.date(1, 1, 1)),
+)
+#: The published dailies of a date, with their deals, in game order (every list reads them).
+_DAILIES_READ: PreparedRead[DailyChallenge] = PreparedRead(
+    lambda date: (
+        DailyChallenge.objects.select_related("deal")
+        .filter(date=date, published=True)
+        .order_by("game")
+    ),
+    slot=dt.date(1, 1, 1),
+)
 
 
 def game_check(game: str) -> str:
@@ -31,11 +49,7 @@ def daily_get(*, game: str, date: dt.date) -> DailyChallenge:
     game_check(game)
     if date > clock.today():
         raise NotFound("There is no such daily yet.", code="daily_not_found")
-    daily = (
-        DailyChallenge.objects.select_related("deal")
-        .filter(game=game, date=date, published=True)
-        .first()
-    )
+    daily = _DAILY_READ.first(game, date)
     if daily is None:
         raise NotFound(f"There is no {game} daily on {date.isoformat()}.", code="daily_not_found")
     return daily
@@ -43,11 +57,7 @@ def daily_get(*, game: str, date: dt.date) -> DailyChallenge:
 
 def dailies_today() -> list[DailyChallenge]:
     """Today's published dailies, one per game that has one, in game order."""
-    return list(
-        DailyChallenge.objects.select_related("deal")
-        .filter(date=clock.today(), published=True)
-        .order_by("game")
-    )
+    return _DAILIES_READ.all(clock.today())
 
 
 def dailies_between(*, start: dt.date, end: dt.date) -> list[DailyChallenge]:

@@ -18,6 +18,7 @@ from games.engine.moves import UNDO_TEXT
 from games.errors import Conflict, IllegalMove, Malformed, NotFound, attempt_not_found
 from games.fairplay import net_line
 from games.models import Attempt, DailyChallenge, Player, Standing, counted_ms, seed_text
+from games.prepared import PreparedRead
 from games.selectors import game_check
 from games.services.deals import deal_lower_par
 from games.state import AttemptState, attempt_state, position
@@ -27,6 +28,14 @@ HISTORY_MAX = 5000  # moves per attempt; no real game comes near
 
 
 # -- attempts --------------------------------------------------------------------------------
+
+#: A player's ranked attempt at a daily, locked (every start reads it; SQL built once).
+_RANKED_READ: PreparedRead[Attempt] = PreparedRead(
+    lambda player_id, daily_id: Attempt.objects.select_for_update().filter(
+        player_id=player_id, daily_id=daily_id, ranked=True
+    ),
+    slots=(-4241, -4243),
+)
 
 
 def _dealt_foundation_cards(game: str, deal_string: str) -> int:
@@ -73,7 +82,7 @@ def attempt_start(
     with transaction.atomic():
         mine = Attempt.objects.select_for_update().filter(player=player, daily=daily)
         if ranked:
-            attempt = mine.filter(ranked=True).first()  # resumed whatever its state
+            attempt = _RANKED_READ.first(player.pk, daily.pk)  # resumed whatever its state
             if attempt is not None:
                 return attempt, False
             ranked = not _device_played(daily, device) and (admit is None or admit())

@@ -4,6 +4,7 @@ own queries give."""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 
 import pytest
@@ -12,7 +13,7 @@ from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from games import identity, services
-from games.models import BIGINT_MAX, Attempt, Player, PlayerToken
+from games.models import BIGINT_MAX, Attempt, DailyChallenge, Player, PlayerToken
 from games.prepared import PreparedRead
 from tests.games import factories
 
@@ -227,3 +228,39 @@ def test_storing_an_attempt_that_is_not_there_is_an_error():
     with pytest.raises(Attempt.DoesNotExist):
         attempt.store()
     assert not Attempt.objects.filter(pk=attempt.pk).exists()  # no INSERT
+
+
+def test_a_read_by_several_values_keeps_the_querys_constants():
+    """`slots`: each stand-in found once among the SQL's parameters, whatever the order the
+    ORM puts them in; the query's other parameters stay its constants."""
+    daily = factories.daily("munger")
+    factories.daily("masterpiece", date=daily.date)
+    unpublished = factories.daily("munger", date=daily.date - dt.timedelta(days=1))
+    unpublished.published = False
+    unpublished.save()
+    read = PreparedRead(
+        lambda game, date: DailyChallenge.objects.filter(date=date, game=game, published=True),
+        slots=("\x00game", dt.date(1, 1, 1)),
+    )
+    assert read.first("munger", daily.date) == daily
+    assert read.first("munger", unpublished.date) is None  # `published` stayed True
+    by_date = PreparedRead(
+        lambda date: DailyChallenge.objects.filter(date=date).order_by("-game"),
+        slot=dt.date(1, 1, 1),
+    )
+    assert [d.game for d in by_date.all(daily.date)] == ["munger", "masterpiece"]
+    assert by_date.all(daily.date + dt.timedelta(days=1)) == []
+    twins = PreparedRead(lambda a, b: Player.objects.filter(pk__in=[a, b]), slots=(-1, -1))
+    with pytest.raises(ValueError):
+        twins.first(1, 2)
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_statements_are_prepared_on_the_connection():
+    attempt = played(True)
+    with transaction.atomic():
+        Attempt.objects.locked_for_play(attempt.pk)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            prepared = [row[0] for row in cursor.fetchall()]
+    assert any("FOR UPDATE" in sql for sql in prepared), prepared
