@@ -8,6 +8,7 @@ strings, so a client's mistake is a clear 400 instead of a silent guess.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import password_validation
@@ -15,6 +16,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
+from rest_framework import fields as drf_fields
 from rest_framework import serializers
 
 from games import clock, selectors
@@ -444,12 +446,58 @@ class MoveAnswerSerializer(AttemptStateSerializer):
     )
 
 
-# One bound instance of each state serializer, reused: building a serializer's fields (a deep
-# copy of the declared ones) costs more than rendering with them, and `to_representation`
-# keeps nothing between calls.
-_STATE_RENDERERS = {"state": AttemptStateSerializer(), "answer": MoveAnswerSerializer()}
-for _renderer in _STATE_RENDERERS.values():
-    _renderer.fields  # noqa: B018  (bind the fields now, not in a request thread)
+Render = Callable[[Any], Any]
+
+
+class PlannedRepresentation:
+    """A read-only serializer's `to_representation`, planned once: for each readable field,
+    how its value is found (`source`, through mappings, attributes and simple callables, as DRF
+    finds it) and rendered (nested serializers and lists planned in turn, a leaf field by its
+    own `to_representation`); a None value is rendered None, as DRF does. The answer equals
+    DRF's (tests/games/test_state_rendering.py), without its per-field machinery, which cost
+    more than the values for a state rendered on every move (its legal moves a nested
+    serializer each)."""
+
+    def __init__(self, serializer: serializers.Serializer) -> None:
+        self._plan: list[tuple[str, Render, Render]] = [
+            (field.field_name, _finder(field), _renderer(field))
+            for field in serializer._readable_fields
+        ]
+
+    def __call__(self, instance: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, find, render in self._plan:
+            value = find(instance)
+            out[name] = None if value is None else render(value)
+        return out
+
+
+def _finder(field: serializers.Field) -> Render:
+    if field.source == "*":
+        return lambda instance: instance
+    attrs = field.source_attrs
+    return lambda instance: drf_fields.get_attribute(instance, attrs)
+
+
+def _renderer(field: serializers.Field) -> Render:
+    if isinstance(field, serializers.ListSerializer):
+        child = PlannedRepresentation(field.child)
+        return lambda items: [child(item) for item in items]
+    if isinstance(field, serializers.Serializer):
+        return PlannedRepresentation(field)
+    if isinstance(field, serializers.ListField):
+        item = _renderer(field.child)
+        return lambda items: [None if x is None else item(x) for x in items]
+    if isinstance(field, serializers.DictField):
+        value = _renderer(field.child)
+        return lambda d: {str(k): None if v is None else value(v) for k, v in d.items()}
+    return field.to_representation
+
+
+# One bound instance of each state serializer: building a serializer's fields (a deep copy of
+# the declared ones) costs more than rendering with them; each planned once, at import.
+_STATE_SERIALIZERS = {"state": AttemptStateSerializer(), "answer": MoveAnswerSerializer()}
+_STATE_RENDERERS = {kind: PlannedRepresentation(s) for kind, s in _STATE_SERIALIZERS.items()}
 
 
 def render_state(state: AttemptState, *, answer: bool = False) -> dict[str, Any]:
@@ -458,7 +506,7 @@ def render_state(state: AttemptState, *, answer: bool = False) -> dict[str, Any]
     kind = "answer" if answer else "state"
     rendered = state.rendered.get(kind)
     if rendered is None:
-        rendered = dict(_STATE_RENDERERS[kind].to_representation(state))
+        rendered = _STATE_RENDERERS[kind](state)
         state.rendered[kind] = rendered
     return rendered
 
