@@ -6,6 +6,9 @@ from __future__ import annotations
 import heapq
 from functools import cache
 
+from hypothesis import note
+from hypothesis import strategies as st
+
 from games.engine import GAMES, Game, deal
 from games.engine.solver import rules_for, solve
 from games.engine.solver.search import Budget, best_first, decide
@@ -85,3 +88,28 @@ def near_finished(game: str, seed: int, back: int, picks: list[int]) -> Game:
             break
         position.push(legal[pick % len(legal)])
     return position
+
+
+def near_the_end(
+    *,
+    back: tuple[int, int],
+    picks: int,
+    min_picks: int = 0,
+    games: tuple[str, ...] = tuple(sorted(WINNABLE)),
+) -> st.SearchStrategy[Game]:
+    """Positions `near_finished` gives: one of `games`, one of its winnable seeds, `back` moves
+    (from..to) before the end of its certificate, then up to `picks` legal moves chosen (at
+    least `min_picks`). The drawn values are noted, so a failing example names its position."""
+
+    @st.composite
+    def positions(draw: st.DrawFn) -> Game:
+        game = draw(st.sampled_from(games))
+        seed = draw(st.sampled_from(WINNABLE[game]))
+        steps = draw(st.integers(min_value=back[0], max_value=back[1]))
+        chosen = draw(
+            st.lists(st.integers(min_value=0, max_value=99), min_size=min_picks, max_size=picks)
+        )
+        note(f"near_finished({game!r}, {seed}, back={steps}, picks={chosen})")
+        return near_finished(game, seed, steps, chosen)
+
+    return positions()

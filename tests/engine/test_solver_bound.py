@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Munger
+from games.engine import Game, Munger
 from games.engine.solver import EXACT, rules_for
 from games.engine.solver.munger import MungerRules, State
 from games.engine.solver.search import Budget, best_first
 from tests.engine.positions import MUNGER_COLUMNS, RANKS, munger_position
-from tests.engine.solving import WINNABLE, brute_distance, near_finished
+from tests.engine.solving import brute_distance, near_the_end
 
 
 def bounds(game: Munger) -> tuple[int, int]:
@@ -123,15 +123,8 @@ class SimpleBound(MungerRules):
 
 @pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.integers(min_value=0, max_value=5),
-    st.integers(min_value=10, max_value=24),
-    st.lists(st.integers(min_value=0, max_value=99), max_size=4),
-)
-def test_the_bound_never_exceeds_the_exact_distance_on_real_deals(
-    which: int, back: int, picks: list[int]
-) -> None:
-    game = near_finished("munger", WINNABLE["munger"][which], back, picks)
+@given(near_the_end(back=(10, 24), picks=4, games=("munger",)))
+def test_the_bound_never_exceeds_the_exact_distance_on_real_deals(game: Game) -> None:
     rules = SimpleBound(game, EXACT)
     outcome = best_first(rules, Budget(None, 2_000_000), weight=1)
     assert outcome.exhausted

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.engine import GAMES, deal, replay
+from games.engine import GAMES, Game, deal, replay
 from games.engine.solver import (
     DECIDE,
     EXACT,
@@ -28,7 +28,7 @@ from tests.engine.solving import (
     brute_distance,
     certificate,
     exact_distance,
-    near_finished,
+    near_the_end,
     winnable,
 )
 
@@ -61,16 +61,10 @@ def test_a_masterpiece_par_is_proven_and_never_beaten(seed: int) -> None:
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    st.sampled_from(sorted(WINNABLE)),
-    st.integers(min_value=0, max_value=5),
-    st.integers(min_value=10, max_value=30),
-    st.lists(st.integers(min_value=0, max_value=99), min_size=1, max_size=3),
+    near_the_end(back=(10, 30), picks=3, min_picks=1),
     st.integers(min_value=1, max_value=40),
 )
-def test_an_a_star_stopped_and_resumed_ends_as_one_run_does(
-    game_name: str, which: int, back: int, picks: list[int], step: int
-) -> None:
-    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+def test_an_a_star_stopped_and_resumed_ends_as_one_run_does(game: Game, step: int) -> None:
     whole = best_first(rules_for(game, EXACT), Budget(None, 2_000_000), weight=1)
     assert whole.exhausted
     search = BestFirst(rules_for(game, EXACT))
@@ -97,19 +91,11 @@ def test_an_a_star_stopped_and_resumed_ends_as_one_run_does(
 
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.sampled_from(sorted(WINNABLE)),
-    st.integers(min_value=0, max_value=5),
-    st.integers(min_value=4, max_value=14),
-    st.lists(st.integers(min_value=0, max_value=99), max_size=4),
-)
-def test_a_proven_par_is_the_brute_force_shortest_line(
-    game_name: str, which: int, back: int, picks: list[int]
-) -> None:
+@given(near_the_end(back=(4, 14), picks=4))
+def test_a_proven_par_is_the_brute_force_shortest_line(game: Game) -> None:
     # The par pipeline (beams, then exact A*) from positions near the end of real deals: a par
     # it proves is the length of a shortest line by the search with no dominance at all and by
     # brute force over the engine's own moves, and its floor never exceeds it.
-    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
     first = decide(rules_for(game, DECIDE), Budget(None, 200_000))
     assume(first.status == "solved")
     par = shorten(game, first.line, time_limit=None)
@@ -146,16 +132,8 @@ def test_distance_of_a_won_position_is_zero() -> None:
 
 @pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.sampled_from(sorted(WINNABLE)),
-    st.integers(min_value=0, max_value=5),
-    st.integers(min_value=3, max_value=25),
-    st.lists(st.integers(min_value=0, max_value=99), max_size=3),
-)
-def test_the_distance_falls_by_exactly_one_along_a_shortest_line(
-    game_name: str, which: int, back: int, picks: list[int]
-) -> None:
-    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+@given(near_the_end(back=(3, 25), picks=3))
+def test_the_distance_falls_by_exactly_one_along_a_shortest_line(game: Game) -> None:
     found = distance_of(game, time_limit=20)
     if not winnable(game, DECIDE):
         assert found.status == "no_win"
@@ -170,16 +148,8 @@ def test_the_distance_falls_by_exactly_one_along_a_shortest_line(
 
 @pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.sampled_from(sorted(WINNABLE)),
-    st.integers(min_value=0, max_value=5),
-    st.integers(min_value=3, max_value=16),
-    st.lists(st.integers(min_value=0, max_value=99), max_size=3),
-)
-def test_a_beam_line_wins_and_an_unbounded_beam_finds_a_shortest_one(
-    game_name: str, which: int, back: int, picks: list[int]
-) -> None:
-    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+@given(near_the_end(back=(3, 16), picks=3))
+def test_a_beam_line_wins_and_an_unbounded_beam_finds_a_shortest_one(game: Game) -> None:
     rules = rules_for(game, EXACT)
     shortest = best_first(rules, Budget(None, 2_000_000), weight=1)
     assert shortest.exhausted

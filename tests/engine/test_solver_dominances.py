@@ -8,21 +8,14 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from games.engine import Card, Masterpiece, Munger
+from games.engine import Card, Game, Masterpiece, Munger
 from games.engine.solver import DECIDE, EXACT, PLAIN, rules_for
 from games.engine.solver.masterpiece import RM
 from games.engine.solver.munger import FT, HIDDEN, SEQ, TT, WF, WT, MungerRules, twin_normal
 from games.engine.solver.search import Budget, decide
 from tests.engine.positions import masterpiece_position, munger_position
-from tests.engine.solving import (
-    WINNABLE,
-    brute_distance,
-    exact_distance,
-    near_finished,
-    winnable,
-)
+from tests.engine.solving import WINNABLE, brute_distance, exact_distance, near_the_end, winnable
 
 
 def steps(game: Munger | Masterpiece, mode: str, *, settled: bool = True) -> list[tuple]:
@@ -360,16 +353,8 @@ def test_only_the_first_empty_main_row_is_offered_and_a_lone_card_stays() -> Non
 
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.sampled_from(sorted(WINNABLE)),
-    st.integers(min_value=0, max_value=5),
-    st.integers(min_value=2, max_value=12),
-    st.lists(st.integers(min_value=0, max_value=99), max_size=4),
-)
-def test_shortest_distances_agree_with_the_plain_search_and_brute_force(
-    game_name: str, which: int, back: int, picks: list[int]
-) -> None:
-    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+@given(near_the_end(back=(2, 12), picks=4))
+def test_shortest_distances_agree_with_the_plain_search_and_brute_force(game: Game) -> None:
     exact = exact_distance(game, EXACT)
     assert exact == exact_distance(game, PLAIN)
     brute = brute_distance(game, 16)
@@ -379,16 +364,8 @@ def test_shortest_distances_agree_with_the_plain_search_and_brute_force(
 
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.sampled_from(sorted(WINNABLE)),
-    st.integers(min_value=0, max_value=5),
-    st.integers(min_value=12, max_value=30),
-    st.lists(st.integers(min_value=0, max_value=99), max_size=4),
-)
-def test_deeper_distances_agree_with_the_plain_search(
-    game_name: str, which: int, back: int, picks: list[int]
-) -> None:
-    game = near_finished(game_name, WINNABLE[game_name][which], back, picks)
+@given(near_the_end(back=(12, 30), picks=4))
+def test_deeper_distances_agree_with_the_plain_search(game: Game) -> None:
     assert exact_distance(game, EXACT) == exact_distance(game, PLAIN, node_limit=4_000_000)
 
 
