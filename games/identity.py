@@ -28,7 +28,7 @@ _TOKEN_READ: PreparedRead[PlayerToken] = PreparedRead(
     lambda key_hash: PlayerToken.objects.select_related("player").filter(
         key_hash=key_hash, revoked_at__isnull=True
     ),
-    slot="0" * 64,
+    slots=("0" * 64,),
 )
 
 

@@ -704,7 +704,7 @@ _PLAY_READ: PreparedRead[Attempt] = PreparedRead(
     lambda pk: (
         Attempt.objects.select_for_update(of=("self",)).select_related("daily__deal").filter(pk=pk)
     ),
-    slot=-4242,
+    slots=(-4242,),
 )
 
 #: The write of every move: the attempt's fields that play changes.

@@ -28,9 +28,6 @@ from django.db.transaction import TransactionManagementError
 M = TypeVar("M", bound=models.Model)
 
 
-_NO_SLOT = object()
-
-
 class _PreparingCursor(psycopg.Cursor[Any]):
     """psycopg's own cursor (the parameters bound by the server, not quoted into the SQL by
     the client as Django's cursor does), preparing each statement on its connection: the
@@ -57,26 +54,20 @@ def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
 
 
 class PreparedRead(Generic[M]):
-    """`read.first(value)`: the one row of `build(value)`, or None; `read.all(value)`: its rows.
+    """`read.first(*values)`: the one row of `build(*values)`, or None; `read.all(*values)`:
+    its rows.
 
-    `build` makes the queryset for a value; `slot` is a stand-in value of the right type that
-    the built SQL must take as one of its parameters. A read by several values takes `slots`,
-    one stand-in each, in `build`'s order, and then as many values: each stand-in must be
-    found once among the SQL's parameters (equal, of the same type), so pick ones no constant
-    of the query equals; the query's other parameters are its constants. A locking read
-    (`select_for_update`) runs only inside a transaction, as the ORM's own."""
+    `build` makes the queryset for its values; `slots` holds a stand-in value of the right type
+    for each, in `build`'s order. Each stand-in must be found once among the built SQL's
+    parameters (equal, of the same type), so pick ones no constant of the query equals; the
+    query's other parameters are its constants. A locking read (`select_for_update`) runs only
+    inside a transaction, as the ORM's own."""
 
-    def __init__(
-        self,
-        build: Callable[..., models.QuerySet[M]],
-        *,
-        slot: Any = _NO_SLOT,
-        slots: tuple[Any, ...] = (),
-    ) -> None:
-        if (slot is _NO_SLOT) == (not slots):
-            raise TypeError("a prepared read takes `slot` or `slots`")
+    def __init__(self, build: Callable[..., models.QuerySet[M]], *, slots: tuple[Any, ...]) -> None:
+        if not slots:
+            raise TypeError("a prepared read takes at least one value")
         self._build = build
-        self._slots = (slot,) if slot is not _NO_SLOT else tuple(slots)
+        self._slots = slots
         self._compiled: dict[str, _Compiled[M]] = {}
         self._lock = threading.Lock()
 

@@ -30,7 +30,7 @@ _DAILIES_READ: PreparedRead[DailyChallenge] = PreparedRead(
         .filter(date=date, published=True)
         .order_by("game")
     ),
-    slot=dt.date(1, 1, 1),
+    slots=(dt.date(1, 1, 1),),
 )
 
 

@@ -202,7 +202,7 @@ def board_now(daily: DailyChallenge) -> dict[str, Any]:
 
 #: A daily's game and date by its id, for every event (SQL built once).
 _DAILY_READ: PreparedRead[DailyChallenge] = PreparedRead(
-    lambda pk: DailyChallenge.objects.filter(pk=pk).only("id", "game", "date"), slot=-4242
+    lambda pk: DailyChallenge.objects.filter(pk=pk).only("id", "game", "date"), slots=(-4242,)
 )
 
 

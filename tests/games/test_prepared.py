@@ -148,10 +148,10 @@ def test_a_cookies_token_is_read_with_its_player_and_a_revoked_one_is_not():
 def test_more_than_one_row_is_an_error_and_the_value_must_be_the_one_parameter():
     services.player_create_guest(display_name="Ann")
     services.player_create_guest(display_name="Bea")
-    every = PreparedRead(lambda pk: Player.objects.filter(pk__gte=pk), slot=-1)
+    every = PreparedRead(lambda pk: Player.objects.filter(pk__gte=pk), slots=(-1,))
     with pytest.raises(Player.MultipleObjectsReturned):
         every.first(0)
-    fixed = PreparedRead(lambda pk: Player.objects.filter(pk=1), slot=-1)
+    fixed = PreparedRead(lambda pk: Player.objects.filter(pk=1), slots=(-1,))
     with pytest.raises(ValueError):
         fixed.first(1)
 
@@ -246,7 +246,7 @@ def test_a_read_by_several_values_keeps_the_querys_constants():
     assert read.first("munger", unpublished.date) is None  # `published` stayed True
     by_date = PreparedRead(
         lambda date: DailyChallenge.objects.filter(date=date).order_by("-game"),
-        slot=dt.date(1, 1, 1),
+        slots=(dt.date(1, 1, 1),),
     )
     assert [d.game for d in by_date.all(daily.date)] == ["munger", "masterpiece"]
     assert by_date.all(daily.date + dt.timedelta(days=1)) == []
