@@ -17,6 +17,16 @@ attempts/` (games alternate), `--moves` moves of the daily's certificate line ov
 `POST /api/attempts/<id>/resign/`. Every request is timed; an error is any non-2xx answer, a
 transport error, or a dailies list that still shows the old day.
 
+`--socket` plays as the browser does: after the start, the player opens the attempt's play
+socket (`ws/play/<id>/`, counted as a request: the handshake and the state it answers with),
+sends its moves over it, resigns over REST with the socket still open (which pushes the state
+to it), then closes it.
+
+The servers' CPU is also given in empty requests (`GET /api/bench/empty/`, an endpoint of the
+benchmark's settings alone: Django's answer to a request that does nothing), as many as the
+spike made, at the same concurrency, through the same servers after it: what a request of
+the spike costs on this machine whatever the machine's speed that hour.
+
 Afterwards `manage.py verify_attempts` replays every finished ranked attempt's stored history
 against the bench database: its "checked N, failed K" line is printed.
 
@@ -32,17 +42,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import json
 import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import httpx
+from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _servers import (  # noqa: E402
+    EMPTY_PATH,
     POSTGRES_3,
     Servers,
     machine,
@@ -56,6 +70,8 @@ from _servers import (  # noqa: E402
 from tests.support import RedisServer  # noqa: E402
 
 TIMEOUT = 60.0
+#: The servers' settings: the project's, with the empty endpoint (benchmarks/_settings.py).
+BENCH_SETTINGS = {"DJANGO_SETTINGS_MODULE": "benchmarks._settings"}
 DATABASE = "patience_load"
 BASE_PORT = 18430
 
@@ -119,9 +135,10 @@ async def player(
     go: asyncio.Event,
     stats: Stats,
     steps: Lockstep,
+    socket: bool,
 ) -> None:
     try:
-        await play(url, index, new_day, lines, moves, go, stats, steps)
+        await play(url, index, new_day, lines, moves, go, stats, steps, socket)
     finally:
         steps.leave()
 
@@ -135,16 +152,19 @@ async def play(
     go: asyncio.Event,
     stats: Stats,
     steps: Lockstep,
+    socket: bool,
 ) -> None:
     async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as client:
         await go.wait()
         step = iter(range(10**9))
 
-        async def call(kind: str, method: str, path: str, body: dict | None = None):
+        async def call(
+            kind: str, method: str, path: str, body: dict | None = None, via: Any = None
+        ):
             this = next(step)
             await steps.turn(this)
             try:
-                return await request(kind, method, path, body)
+                return await (via or request)(kind, method, path, body)
             finally:
                 steps.done(this)
 
@@ -176,6 +196,9 @@ async def play(
         if state is None:
             return
         attempt, seq = state["id"], state["seq"]
+        if socket:
+            await play_socket(client, url, attempt, seq, lines[game][:moves], stats, call)
+            return
         for token in lines[game][:moves]:
             answer = await call(
                 "move", "POST", f"/api/attempts/{attempt}/moves/", {"seq": seq, "move": token}
@@ -186,8 +209,66 @@ async def play(
         await call("resign", "POST", f"/api/attempts/{attempt}/resign/", {})
 
 
-def step_kinds(moves: int) -> list[str]:
-    return ["guest", "dailies", "start", *["move"] * moves, "resign"]
+async def play_socket(
+    client: httpx.AsyncClient,
+    url: str,
+    attempt: int,
+    seq: int,
+    tokens: list[str],
+    stats: Stats,
+    call: Any,
+) -> None:
+    """The moves over the attempt's play socket, the resignation over REST with it open."""
+    cookie = client.cookies.get("patience_player")
+    ws = None
+
+    async def opened(kind: str, method: str, path: str, body: dict | None) -> dict | None:
+        nonlocal ws
+        began = time.perf_counter()
+        ws = await connect(
+            url.replace("http://", "ws://") + path,
+            origin=url,
+            additional_headers={"Cookie": f"patience_player={cookie}"},
+            open_timeout=TIMEOUT,
+            ping_interval=None,
+            close_timeout=2,
+        )
+        first = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        if first.get("type") != "state":
+            stats.errors.append(f"connect {first.get('code')}")
+            return None
+        stats.note(kind, began)
+        return first
+
+    async def moved(kind: str, method: str, path: str, body: dict | None) -> dict | None:
+        assert ws is not None and body is not None
+        began = time.perf_counter()
+        await ws.send(json.dumps({"type": "move", **body}))
+        answer = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        if answer.get("type") != "state" or answer["state"]["version"] != body["seq"] + 1:
+            stats.errors.append(f"move {answer.get('type')} {answer.get('code')}")
+            return None
+        stats.note(kind, began)
+        return answer
+
+    try:
+        if await call("connect", "WS", f"/ws/play/{attempt}/", None, via=opened) is None:
+            return
+        for token in tokens:
+            body = {"seq": seq, "move": token}
+            if await call("move", "WS", "", body, via=moved) is None:
+                return
+            seq += 1
+        await call("resign", "POST", f"/api/attempts/{attempt}/resign/", {})
+    except (OSError, TimeoutError, Exception) as exc:  # disconnects, refusals, timeouts
+        stats.errors.append(f"socket {type(exc).__name__}: {str(exc)[:60]}")
+    finally:
+        if ws is not None:
+            await ws.close()
+
+
+def step_kinds(moves: int, socket: bool) -> list[str]:
+    return ["guest", "dailies", "start", *["connect"] * socket, *["move"] * moves, "resign"]
 
 
 async def quiet(servers: Servers, interval: float = 0.2, idle: float = 0.01) -> None:
@@ -199,6 +280,29 @@ async def quiet(servers: Servers, interval: float = 0.2, idle: float = 0.01) -> 
         if now - before < idle * interval:
             return
         before = now
+
+
+async def empties(servers: Servers, requests: int, clients: int) -> float:
+    """The servers' CPU per empty request (ms): `requests` of them from `clients` clients at
+    once, spread over the servers as the spike's players were, each client's one at a time."""
+    errors: list[str] = []
+
+    async def client(index: int, count: int) -> None:
+        url = servers.urls[index % len(servers.urls)]
+        async with httpx.AsyncClient(base_url=url, timeout=TIMEOUT) as http:
+            for _ in range(count):
+                answer = await http.get(EMPTY_PATH)
+                if answer.status_code != 200:
+                    errors.append(f"empty {answer.status_code}")
+
+    await quiet(servers)
+    before = servers.cpu_seconds()
+    share, extra = divmod(requests, clients)
+    await asyncio.gather(*(client(i, share + (i < extra)) for i in range(clients)))
+    await quiet(servers)
+    if errors:
+        raise RuntimeError(f"empty requests failed: {sorted(set(errors))}")
+    return (servers.cpu_seconds() - before) / requests * 1000
 
 
 async def spike(servers: Servers, offset: float, new_day: str, lines: dict, args) -> dict:
@@ -216,6 +320,7 @@ async def spike(servers: Servers, offset: float, new_day: str, lines: dict, args
                 go,
                 stats,
                 steps,
+                args.socket,
             )
         )
         for i in range(args.players)
@@ -230,7 +335,7 @@ async def spike(servers: Servers, offset: float, new_day: str, lines: dict, args
     kind_cpu: dict[str, float] = defaultdict(float)
     if args.lockstep:
         await quiet(servers)
-        for number, kind in enumerate(step_kinds(args.moves)):
+        for number, kind in enumerate(step_kinds(args.moves, args.socket)):
             spies = profile_start(servers, args.profile, f"{number:02d}-{kind}")
             before = servers.cpu_seconds()
             await asyncio.wait_for(steps.run(number), timeout=args.max_seconds)
@@ -275,6 +380,7 @@ async def bench(args: argparse.Namespace) -> tuple[list[dict], list[str]]:
             redis_url=redis.url,
             days=2,
             pool_size=args.pool_size,
+            extra_env=BENCH_SETTINGS,
         )
         today = dt.datetime.now(dt.UTC).date()
         new_day = (today + dt.timedelta(days=0 if args.no_faketime else 1)).isoformat()
@@ -294,6 +400,7 @@ async def bench(args: argparse.Namespace) -> tuple[list[dict], list[str]]:
                     servers.clock_offset = offset
             servers.start()
             row = await spike(servers, offset, new_day, lines, args)
+            row["empty_ms"] = await empties(servers, row["requests"], args.players)
             row["run"] = run
             rows.append(row)
             print(f"# run {run}: {fmt(row)}", file=sys.stderr)
@@ -326,6 +433,8 @@ def fmt(row: dict) -> list[str]:
         str(row["errors"]),
         f"{row['server_cpu']:.1f}",
         f"{row['server_cpu'] / row['requests'] * 1000:.2f}",
+        f"{row['empty_ms']:.2f}",
+        f"{row['server_cpu'] / row['requests'] * 1000 / row['empty_ms']:.1f}",
     ]
 
 
@@ -339,6 +448,8 @@ HEADER = [
     "errors",
     "CPU s",
     "CPU ms / request",
+    "empty request CPU ms",
+    "request / empty",
 ]
 
 
@@ -359,6 +470,11 @@ def main() -> None:
     parser.add_argument(
         "--profile", metavar="DIR", help="with --lockstep: py-spy the servers into DIR, by step"
     )
+    parser.add_argument(
+        "--socket",
+        action="store_true",
+        help="moves over the attempt's play socket, as the browser makes them (default: REST)",
+    )
     parser.add_argument("--port", type=int, default=BASE_PORT, help="the first server's port")
     parser.add_argument("--pool-size", type=int, help="DATABASE_POOL_SIZE (default: settings')")
     parser.add_argument(
@@ -378,7 +494,8 @@ def main() -> None:
     when = "at once" if args.no_faketime else f"at the servers' midnight + 0.5 s ({how})"
     print(
         f"{args.players} players start the new day's dailies {when} ({POSTGRES_3.name}), "
-        f"{args.moves} moves each over REST, then resign; {args.runs} runs\n"
+        f"{args.moves} moves each over {'the play socket' if args.socket else 'REST'}, then "
+        f"resign; {args.runs} runs\n"
     )
     try:
         import uvloop
