@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from functools import partial
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -93,34 +94,15 @@ def _serves(scope: dict[str, Any], player_id: int) -> bool:
     return player is not None and player.pk == player_id
 
 
-def _state_now(attempt_id: int) -> dict[str, Any]:
+@database_sync_to_async
+def _state(attempt_id: int) -> dict[str, Any]:
     return pushes.state_json(Attempt.objects.select_related("daily__deal").get(pk=attempt_id))
-
-
-_state = database_sync_to_async(_state_now)
 
 
 @database_sync_to_async
 def _act(
-    kind: str,
-    attempt_id: int,
-    player: Player,
-    message: dict[str, Any],
-    channel: str,
-    address: str,
-) -> dict[str, Any] | float:
-    """The state after the message (`resync`, `move`, `finish`, `resign`), or the seconds to
-    wait when its counting refused it.
-
-    Counted before any database work, in the REST API's counters of moves (the player's, the
-    address's and the network's, shared by every socket, process and request): a refused
-    message costs one cache round trip. The counting and the work share one trip to the
-    database's thread."""
-    wait = scope_wait(MESSAGES_SCOPE, player_id=player.pk, address=address)
-    if wait:
-        return wait
-    if kind == "resync":
-        return _state_now(attempt_id)
+    kind: str, attempt_id: int, player: Player, message: dict[str, Any], channel: str
+) -> dict[str, Any]:
     # `origin`: the push after commit skips this socket, which answers itself. The message's
     # fields go to the services as they came: each checks its input and refuses bad input.
     seq: Any = message.get("seq")
@@ -256,21 +238,28 @@ class PlayConsumer(JsonSocket):
                 error_message("malformed", f"Unknown message type {str(kind)[:20]!r}.")
             )
             return
-        try:
-            state = await _act(
-                kind, self.attempt_id, self.player, message, self.channel_name, self.address
-            )
-        except ServiceError as exc:
-            await self.send_json(
-                error_message(exc.code, exc.detail, seq=message.get("seq"), **exc.extra)
-            )
-            return
-        if isinstance(state, float):
+        # Counted before any database work, in the REST API's counters of moves (the player's,
+        # the address's and the network's, shared by every socket, process and request): a
+        # refused message costs one cache round trip.
+        wait = await asyncio.to_thread(
+            partial(scope_wait, MESSAGES_SCOPE, player_id=self.player.pk, address=self.address)
+        )
+        if wait:
             await self.rate_limited(
                 "Too many moves for this player or address, over every socket and the REST "
                 "API; this one was refused.",
-                state,
+                wait,
                 seq=message.get("seq"),
+            )
+            return
+        if kind == "resync":
+            await self.send_state(await _state(self.attempt_id))
+            return
+        try:
+            state = await _act(kind, self.attempt_id, self.player, message, self.channel_name)
+        except ServiceError as exc:
+            await self.send_json(
+                error_message(exc.code, exc.detail, seq=message.get("seq"), **exc.extra)
             )
             return
         await self.send_state(state)

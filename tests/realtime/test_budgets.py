@@ -48,10 +48,8 @@ async def test_one_players_sockets_and_requests_share_one_budget(moves_limited, 
         await tab.connect()
         await receive(tab)
     acted = []
-    real_play = play.services.attempt_play
-    monkeypatch.setattr(
-        play.services, "attempt_play", lambda **kw: acted.append(kw["seq"]) or real_play(**kw)
-    )
+    real_act = play._act
+    monkeypatch.setattr(play, "_act", lambda *args: acted.append(args[0]) or real_act(*args))
 
     seq, answers = 0, []
     for turn in range(LIMIT + 3):  # round robin over the three sockets
