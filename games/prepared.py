@@ -55,7 +55,8 @@ def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
 
 class PreparedRead(Generic[M]):
     """`read.first(*values)`: the one row of `build(*values)`, or None; `read.all(*values)`:
-    its rows.
+    its rows. For a queryset of `values_list()` (columns and aggregates rather than models),
+    `read.rows(*values)`: its rows as tuples, converted as the ORM converts them.
 
     `build` makes the queryset for its values; `slots` holds a stand-in value of the right type
     for each, in `build`'s order. Each stand-in must be found once among the built SQL's
@@ -93,6 +94,9 @@ class PreparedRead(Generic[M]):
     def all(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[M]:
         return self._for(using).run(values, limit=None)
 
+    def rows(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[tuple[Any, ...]]:
+        return self._for(using).rows(values, limit=None)
+
 
 def _same(slot: Any, param: Any) -> bool:
     return type(slot) is type(param) and slot == param
@@ -127,10 +131,13 @@ class _Compiled(Generic[M]):
                 f"a prepared read takes each value as one parameter: {slots!r} in {params!r}"
             )
         info, select = compiler.klass_info, compiler.select
-        self.model: type[M] = info["model"]
-        self.start, self.end = info["select_fields"][0], info["select_fields"][-1] + 1
-        self.fields = [column[0].target.attname for column in select[self.start : self.end]]
-        self.related = get_related_populators(info, select, using)
+        self.model: type[M] = queryset.model
+        #: Whether rows become models (`run`); a `values_list()` query's do not (`rows`).
+        self.models = bool(query.default_cols) and info is not None
+        if self.models:
+            self.start, self.end = info["select_fields"][0], info["select_fields"][-1] + 1
+            self.fields = [column[0].target.attname for column in select[self.start : self.end]]
+            self.related = get_related_populators(info, select, using)
         self.compiler = compiler
         self.converters = compiler.get_converters([column[0] for column in select])
 
@@ -138,14 +145,23 @@ class _Compiled(Generic[M]):
         if self.locking and connections[self.using].get_autocommit():
             raise TransactionManagementError("A locking read runs only inside a transaction.")
 
-    def run(self, values: tuple[Any, ...], limit: int | None) -> list[M]:
+    def rows(self, values: tuple[Any, ...], limit: int | None) -> list[Any]:
         self._check_transaction()
         params = [how if i is None else how(values[i]) for i, how in self.params]
         with prepared_cursor(connections[self.using]) as cursor:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall() if limit is None else cursor.fetchmany(limit)
         if self.converters:
-            rows = list(self.compiler.apply_converters([list(r) for r in rows], self.converters))
+            rows = [
+                tuple(r)
+                for r in self.compiler.apply_converters([list(r) for r in rows], self.converters)
+            ]
+        return rows
+
+    def run(self, values: tuple[Any, ...], limit: int | None) -> list[M]:
+        if not self.models:
+            raise TypeError("a values_list() read gives rows, not models: use rows()")
+        rows = self.rows(values, limit)
         found = []
         for row in rows:
             instance = self.model.from_db(self.using, self.fields, row[self.start : self.end])

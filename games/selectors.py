@@ -4,6 +4,7 @@ writes, and no import of `services` (writes may read; reads never write)."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import statistics
 from collections.abc import Sequence
 from typing import Any
@@ -82,6 +83,24 @@ def ranked_attempt(*, daily: DailyChallenge, player: Player | None) -> Attempt |
     return Attempt.objects.filter(daily=daily, player=player, ranked=True).first()
 
 
+#: The most dailies a list reads with SQL built once (one build per number of them); a longer
+#: list is read by the ORM as it is.
+_PREPARED_DAILIES = 4
+
+
+@functools.cache
+def _attempts_at_read(count: int) -> PreparedRead[Attempt]:
+    """The player's attempts at `count` dailies, latest first."""
+    return PreparedRead(
+        lambda player_id, *daily_ids: _attempts_at(player_id, daily_ids),
+        slots=(-4301, *range(-4400, -4400 - count, -1)),
+    )
+
+
+def _attempts_at(player_id: int, daily_ids: Sequence[int]) -> QuerySet[Attempt]:
+    return _player_attempts(player_id).filter(daily_id__in=daily_ids)
+
+
 def attempts_at_dailies(
     *, dailies: list[DailyChallenge], player: Player | None
 ) -> dict[int, Attempt]:
@@ -89,8 +108,13 @@ def attempts_at_dailies(
     attempt, else their latest practice of it."""
     if player is None or player.pk is None or not dailies:
         return {}
+    ids = [daily.pk for daily in dailies]
+    if len(ids) <= _PREPARED_DAILIES:
+        attempts = _attempts_at_read(len(ids)).all(player.pk, *ids)
+    else:
+        attempts = list(_attempts_at(player.pk, ids))
     found: dict[int, Attempt] = {}
-    for attempt in player_attempts(player=player).filter(daily__in=dailies):  # latest first
+    for attempt in attempts:  # latest first
         daily_id = attempt.daily_id
         assert daily_id is not None
         current = found.get(daily_id)
@@ -111,19 +135,39 @@ def daily_counts(*, daily: DailyChallenge) -> dict[str, int]:
     return dailies_counts(dailies=[daily])[daily.pk]
 
 
-def dailies_counts(*, dailies: Sequence[DailyChallenge]) -> dict[int, dict[str, int]]:
-    """`daily_counts` of each of `dailies`, by daily id, in one query."""
-    counts = {daily.pk: {"players": 0, "winners": 0} for daily in dailies}
-    rows = (
-        Attempt.objects.filter(daily__in=dailies)
+@functools.cache
+def _counts_read(count: int) -> PreparedRead[Attempt]:
+    """`_counts` of `count` dailies."""
+    return PreparedRead(
+        lambda *daily_ids: _counts(daily_ids), slots=tuple(range(-4500, -4500 - count, -1))
+    )
+
+
+def _counts(daily_ids: Sequence[int]) -> QuerySet[Attempt]:
+    """(daily id, players, winners) of each of the dailies that has a player."""
+    return (
+        Attempt.objects.filter(daily_id__in=daily_ids)
         .on_board()
         .started()
         .order_by()
         .values("daily_id")
         .annotate(players=Count("id"), winners=Count("id", filter=WIN))
+        .values_list("daily_id", "players", "winners")
     )
-    for row in rows:
-        counts[row["daily_id"]] = {"players": row["players"], "winners": row["winners"]}
+
+
+def dailies_counts(*, dailies: Sequence[DailyChallenge]) -> dict[int, dict[str, int]]:
+    """`daily_counts` of each of `dailies`, by daily id, in one query."""
+    counts = {daily.pk: {"players": 0, "winners": 0} for daily in dailies}
+    if not counts:
+        return counts
+    ids = list(counts)
+    if len(ids) <= _PREPARED_DAILIES:
+        rows = _counts_read(len(ids)).rows(*ids)
+    else:
+        rows = list(_counts(ids))
+    for daily_id, players, winners in rows:
+        counts[daily_id] = {"players": players, "winners": winners}
     return counts
 
 
@@ -177,7 +221,14 @@ def attempt_get(*, attempt_id: int, player: Player) -> Attempt:
 
 
 def player_attempts(*, player: Player) -> QuerySet[Attempt]:
-    return Attempt.objects.filter(player=player).select_related("daily").order_by("-started_at")
+    return _player_attempts(player.pk)
+
+
+def _player_attempts(player_id: int) -> QuerySet[Attempt]:
+    """A player's attempts with their dailies, latest first."""
+    return (
+        Attempt.objects.filter(player_id=player_id).select_related("daily").order_by("-started_at")
+    )
 
 
 def player_stats(*, player: Player) -> dict[str, Any]:

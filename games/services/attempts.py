@@ -80,7 +80,6 @@ def attempt_start(
             going_on = begun.continuations.filter(status=Attempt.Status.PLAYING).first()
             return going_on or begun, False
     with transaction.atomic():
-        mine = Attempt.objects.select_for_update().filter(player=player, daily=daily)
         if ranked:
             attempt = _RANKED_READ.first(player.pk, daily.pk)  # resumed whatever its state
             if attempt is not None:
@@ -88,7 +87,8 @@ def attempt_start(
             ranked = not _device_played(daily, device) and (admit is None or admit())
         if not ranked:
             attempt = (
-                mine.filter(ranked=False, status=Attempt.Status.PLAYING)
+                Attempt.objects.select_for_update()
+                .filter(player=player, daily=daily, ranked=False, status=Attempt.Status.PLAYING)
                 .order_by("-started_at")
                 .first()
             )
@@ -111,9 +111,18 @@ def attempt_start(
         return attempt, True
 
 
+#: The ranked attempt at a daily from a device (at most one: a constraint), its id alone.
+_DEVICE_READ: PreparedRead[Attempt] = PreparedRead(
+    lambda daily_id, device: Attempt.objects.filter(
+        daily_id=daily_id, ranked=True, device=device
+    ).only("id"),
+    slots=(-4245, "\x00device"),
+)
+
+
 def _device_played(daily: DailyChallenge, device: str) -> bool:
     """Whether another player's ranked attempt at `daily` came from the device `device`."""
-    return bool(device) and Attempt.objects.filter(daily=daily, ranked=True, device=device).exists()
+    return bool(device) and _DEVICE_READ.first(daily.pk, device) is not None
 
 
 def _new_attempt(

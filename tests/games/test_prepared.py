@@ -9,6 +9,7 @@ import threading
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import Count
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
@@ -264,3 +265,67 @@ def test_on_postgresql_the_statements_are_prepared_on_the_connection():
             cursor.execute("SELECT statement FROM pg_prepared_statements")
             prepared = [row[0] for row in cursor.fetchall()]
     assert any("FOR UPDATE" in sql for sql in prepared), prepared
+
+
+def test_a_values_list_read_gives_the_rows_the_orm_gives():
+    """`rows()`: columns and aggregates, converted as the ORM converts them; a values_list()
+    read has no models to give."""
+    first = played(True, "alice")
+    played(True, "bob", daily=first.daily)
+    read = PreparedRead(
+        lambda pk: (
+            Attempt.objects.filter(daily_id=pk)
+            .order_by("pk")
+            .values_list("player__display_name", "started_at", "ranked")
+        ),
+        slots=(-4600,),
+    )
+    orm = Attempt.objects.filter(daily_id=first.daily_id).order_by("pk")
+    assert read.rows(first.daily_id) == list(
+        orm.values_list("player__display_name", "started_at", "ranked")
+    )
+    assert read.rows(-1) == []
+    with pytest.raises(TypeError):
+        read.all(first.daily_id)
+
+
+def test_the_dailies_counts_and_a_players_attempts_at_them_are_the_orms():
+    """`selectors.dailies_counts` and `attempts_at_dailies` read lists of up to a few dailies
+    with SQL built once per length, longer ones by the ORM: the same answers either way, for
+    every length and order of the list."""
+    from games import selectors
+
+    munger = factories.daily("munger")
+    masterpiece = factories.daily("masterpiece", date=munger.date)
+    yesterday = factories.daily("munger", date=munger.date - dt.timedelta(days=1))
+    alice = played(True, "alice", daily=munger).player
+    played(True, "bob", daily=munger)
+    played(True, "carol", daily=masterpiece)
+    dailies = [masterpiece, yesterday, munger]
+
+    def orm_counts(of):
+        found = {d.pk: {"players": 0, "winners": 0} for d in of}
+        rows = (
+            Attempt.objects.filter(daily__in=of)
+            .on_board()
+            .started()
+            .values("daily_id")
+            .annotate(n=Count("id"))
+        )
+        for row in rows:
+            found[row["daily_id"]]["players"] = row["n"]
+        return found
+
+    for size in range(len(dailies) + 1):
+        of = dailies[:size]
+        assert selectors.dailies_counts(dailies=of) == orm_counts(of)
+        assert selectors.dailies_counts(dailies=of[::-1]) == orm_counts(of)
+        mine = selectors.attempts_at_dailies(dailies=of, player=alice)
+        assert {k: a.pk for k, a in mine.items()} == {
+            a.daily_id: a.pk for a in Attempt.objects.filter(player=alice, daily__in=of)
+        }
+    assert selectors.dailies_counts(dailies=[munger])[munger.pk]["players"] == 2
+    with pytest.MonkeyPatch.context() as patch:  # a list too long to prepare: the ORM's read
+        patch.setattr(selectors, "_PREPARED_DAILIES", 1)
+        assert selectors.dailies_counts(dailies=dailies) == orm_counts(dailies)
+        assert set(selectors.attempts_at_dailies(dailies=dailies, player=alice)) == {munger.pk}
