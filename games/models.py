@@ -321,6 +321,13 @@ class AttemptQuerySet(models.QuerySet):
             return None
         return _PLAY_READ.first(int(pk), using=self.db)
 
+    def shown(self, pk: int) -> Attempt | None:
+        """The attempt `pk` with its daily and the daily's deal, as a state is shown from it
+        (None: no such attempt): `_SHOWN_READ`, its SQL built once."""
+        if not BIGINT_MIN <= pk <= BIGINT_MAX:
+            return None
+        return _SHOWN_READ.first(int(pk), using=self.db)
+
     def on_board(self) -> AttemptQuerySet:
         """The attempts a daily's board counts (`ON_BOARD`)."""
         return self.filter(ON_BOARD)
@@ -705,6 +712,11 @@ _PLAY_READ: PreparedRead[Attempt] = PreparedRead(
         Attempt.objects.select_for_update(of=("self",)).select_related("daily__deal").filter(pk=pk)
     ),
     slots=(-4242,),
+)
+
+#: The read of every state shown apart from a move: a socket's first, a push to other tabs.
+_SHOWN_READ: PreparedRead[Attempt] = PreparedRead(
+    lambda pk: Attempt.objects.select_related("daily__deal").filter(pk=pk), slots=(-4244,)
 )
 
 #: The write of every move: the attempt's fields that play changes.

@@ -214,7 +214,7 @@ def attempt_par(attempt: Attempt) -> int | None:
 
 
 def attempt_get(*, attempt_id: int, player: Player) -> Attempt:
-    attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
+    attempt = Attempt.objects.shown(attempt_id)
     if attempt is None or attempt.player_id != player.pk:
         raise attempt_not_found()
     return attempt

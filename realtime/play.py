@@ -96,7 +96,10 @@ def _serves(scope: dict[str, Any], player_id: int) -> bool:
 
 @database_sync_to_async
 def _state(attempt_id: int) -> dict[str, Any]:
-    return pushes.state_json(Attempt.objects.select_related("daily__deal").get(pk=attempt_id))
+    attempt = Attempt.objects.shown(attempt_id)
+    if attempt is None:
+        raise Attempt.DoesNotExist(f"attempt {attempt_id} is not there")
+    return pushes.state_json(attempt)
 
 
 @database_sync_to_async

@@ -207,7 +207,7 @@ def push_state(
     with the cards the move revealed), only when a socket other than `origin` listens."""
     if not others_listen(attempt_id, origin):
         return
-    attempt = Attempt.objects.select_related("daily__deal").filter(pk=attempt_id).first()
+    attempt = Attempt.objects.shown(attempt_id)
     if attempt is None:
         return
     state = attempt_state(attempt, revealed=revealed)

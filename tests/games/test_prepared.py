@@ -47,12 +47,13 @@ def played(daily_attempt: bool, name: str = "alice", daily=None) -> Attempt:
 
 
 @pytest.mark.parametrize("daily_attempt", [True, False], ids=["daily", "practice"])
-def test_it_reads_what_the_orm_reads_with_the_daily_and_deal_in_one_query(daily_attempt):
+@pytest.mark.parametrize("read", ["locked_for_play", "shown"])
+def test_it_reads_what_the_orm_reads_with_the_daily_and_deal_in_one_query(daily_attempt, read):
     attempt = played(daily_attempt)
     with transaction.atomic():
         expected = orm_read(attempt.pk)
         with CaptureQueriesContext(connection) as queries:
-            got = Attempt.objects.locked_for_play(attempt.pk)
+            got = getattr(Attempt.objects, read)(attempt.pk)
             daily = got.daily  # read with it, not afterwards
             deal = daily.deal if daily else None
     assert len(queries) == 1
@@ -75,6 +76,9 @@ def test_an_unknown_or_impossible_id_is_no_attempt():
         assert Attempt.objects.locked_for_play(BIGINT_MAX + 1) is None
         assert Attempt.objects.locked_for_play(-1) is None
         assert Attempt.objects.locked_for_play(attempt.pk).pk == attempt.pk  # same SQL again
+    for pk in (attempt.pk + 1000, BIGINT_MAX + 1, -1):
+        assert Attempt.objects.shown(pk) is None
+    assert Attempt.objects.shown(attempt.pk).pk == attempt.pk
 
 
 @pytest.mark.django_db(transaction=True)
