@@ -46,6 +46,7 @@ import json
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -158,15 +159,17 @@ async def play(
         await go.wait()
         step = iter(range(10**9))
 
-        async def call(
-            kind: str, method: str, path: str, body: dict | None = None, via: Any = None
-        ):
+        async def in_turn(made: Callable[[], Awaitable[Any]]) -> Any:
+            """One step of the player's: its turn (`--lockstep`), then the request `made`."""
             this = next(step)
             await steps.turn(this)
             try:
-                return await (via or request)(kind, method, path, body)
+                return await made()
             finally:
                 steps.done(this)
+
+        async def call(kind: str, method: str, path: str, body: dict | None = None):
+            return await in_turn(lambda: request(kind, method, path, body))
 
         async def request(kind: str, method: str, path: str, body: dict | None = None):
             began = time.perf_counter()
@@ -197,7 +200,7 @@ async def play(
             return
         attempt, seq = state["id"], state["seq"]
         if socket:
-            await play_socket(client, url, attempt, seq, lines[game][:moves], stats, call)
+            await play_socket(client, url, attempt, seq, lines[game][:moves], stats, in_turn, call)
             return
         for token in lines[game][:moves]:
             answer = await call(
@@ -216,17 +219,18 @@ async def play_socket(
     seq: int,
     tokens: list[str],
     stats: Stats,
-    call: Any,
+    in_turn: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
+    call: Callable[..., Awaitable[Any]],
 ) -> None:
     """The moves over the attempt's play socket, the resignation over REST with it open."""
     cookie = client.cookies.get("patience_player")
     ws = None
 
-    async def opened(kind: str, method: str, path: str, body: dict | None) -> dict | None:
+    async def opened() -> dict | None:
         nonlocal ws
         began = time.perf_counter()
         ws = await connect(
-            url.replace("http://", "ws://") + path,
+            url.replace("http://", "ws://") + f"/ws/play/{attempt}/",
             origin=url,
             additional_headers={"Cookie": f"patience_player={cookie}"},
             open_timeout=TIMEOUT,
@@ -237,30 +241,30 @@ async def play_socket(
         if first.get("type") != "state":
             stats.errors.append(f"connect {first.get('code')}")
             return None
-        stats.note(kind, began)
+        stats.note("connect", began)
         return first
 
-    async def moved(kind: str, method: str, path: str, body: dict | None) -> dict | None:
-        assert ws is not None and body is not None
+    async def moved(body: dict) -> dict | None:
+        assert ws is not None
         began = time.perf_counter()
         await ws.send(json.dumps({"type": "move", **body}))
         answer = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
         if answer.get("type") != "state" or answer["state"]["version"] != body["seq"] + 1:
             stats.errors.append(f"move {answer.get('type')} {answer.get('code')}")
             return None
-        stats.note(kind, began)
+        stats.note("move", began)
         return answer
 
     try:
-        if await call("connect", "WS", f"/ws/play/{attempt}/", None, via=opened) is None:
+        if await in_turn(opened) is None:
             return
         for token in tokens:
             body = {"seq": seq, "move": token}
-            if await call("move", "WS", "", body, via=moved) is None:
+            if await in_turn(lambda body=body: moved(body)) is None:
                 return
             seq += 1
         await call("resign", "POST", f"/api/attempts/{attempt}/resign/", {})
-    except (OSError, TimeoutError, Exception) as exc:  # disconnects, refusals, timeouts
+    except Exception as exc:  # disconnects, refusals, timeouts
         stats.errors.append(f"socket {type(exc).__name__}: {str(exc)[:60]}")
     finally:
         if ws is not None:

@@ -98,6 +98,53 @@ class PreparedRead(Generic[M]):
         return self._for(using).rows(values, limit=None)
 
 
+class PreparedListRead(Generic[M]):
+    """A `PreparedRead` whose last value is a list of ids (an `__in` lookup): `build(*values,
+    ids)` makes its queryset, `slots` the stand-ins of the other values. The SQL is built once
+    per length of the list, up to `most` ids; a longer list is read by the ORM as it is, and an
+    empty one has no rows. `read.all(*values, ids=...)`, `read.rows(*values, ids=...)`."""
+
+    def __init__(
+        self, build: Callable[..., models.QuerySet[M]], *, slots: tuple[Any, ...] = (), most: int
+    ) -> None:
+        self._build = build
+        self._slots = slots
+        self.most = most
+        self._reads: dict[int, PreparedRead[M]] = {}
+        self._lock = threading.Lock()
+
+    def _read(self, length: int) -> PreparedRead[M]:
+        read = self._reads.get(length)
+        if read is None:
+            fixed = len(self._slots)
+            stand_ins = tuple(-(10**12) - i for i in range(length))  # ids no query holds
+            with self._lock:
+                read = self._reads.setdefault(
+                    length,
+                    PreparedRead(
+                        lambda *values: self._build(*values[:fixed], values[fixed:]),
+                        slots=(*self._slots, *stand_ins),
+                    ),
+                )
+        return read
+
+    def all(self, *values: Any, ids: list[int], using: str = DEFAULT_DB_ALIAS) -> list[M]:
+        if not ids:
+            return []
+        if len(ids) > self.most:
+            return list(self._build(*values, ids).using(using))
+        return self._read(len(ids)).all(*values, *ids, using=using)
+
+    def rows(
+        self, *values: Any, ids: list[int], using: str = DEFAULT_DB_ALIAS
+    ) -> list[tuple[Any, ...]]:
+        if not ids:
+            return []
+        if len(ids) > self.most:
+            return [tuple(row) for row in self._build(*values, ids).using(using)]
+        return self._read(len(ids)).rows(*values, *ids, using=using)
+
+
 def _same(slot: Any, param: Any) -> bool:
     return type(slot) is type(param) and slot == param
 

@@ -4,7 +4,6 @@ writes, and no import of `services` (writes may read; reads never write)."""
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import statistics
 from collections.abc import Sequence
 from typing import Any
@@ -15,7 +14,7 @@ from games import clock
 from games.engine import game_class
 from games.errors import NotFound, attempt_not_found
 from games.models import WIN, Attempt, DailyChallenge, GameName, Player
-from games.prepared import PreparedRead
+from games.prepared import PreparedListRead, PreparedRead
 
 #: A published daily by game and date, with its deal (every start reads it; SQL built once).
 _DAILY_READ: PreparedRead[DailyChallenge] = PreparedRead(
@@ -83,22 +82,13 @@ def ranked_attempt(*, daily: DailyChallenge, player: Player | None) -> Attempt |
     return Attempt.objects.filter(daily=daily, player=player, ranked=True).first()
 
 
-#: The most dailies a list reads with SQL built once (one build per number of them); a longer
-#: list is read by the ORM as it is.
-_PREPARED_DAILIES = 4
-
-
-@functools.cache
-def _attempts_at_read(count: int) -> PreparedRead[Attempt]:
-    """The player's attempts at `count` dailies, latest first."""
-    return PreparedRead(
-        lambda player_id, *daily_ids: _attempts_at(player_id, daily_ids),
-        slots=(-4301, *range(-4400, -4400 - count, -1)),
-    )
-
-
-def _attempts_at(player_id: int, daily_ids: Sequence[int]) -> QuerySet[Attempt]:
-    return _player_attempts(player_id).filter(daily_id__in=daily_ids)
+#: A player's attempts at some dailies, latest first (SQL built once per length of the list, up
+#: to four dailies: a day's list, a daily's page).
+_ATTEMPTS_AT_READ: PreparedListRead[Attempt] = PreparedListRead(
+    lambda player_id, daily_ids: _player_attempts(player_id).filter(daily_id__in=daily_ids),
+    slots=(-4301,),
+    most=4,
+)
 
 
 def attempts_at_dailies(
@@ -108,11 +98,7 @@ def attempts_at_dailies(
     attempt, else their latest practice of it."""
     if player is None or player.pk is None or not dailies:
         return {}
-    ids = [daily.pk for daily in dailies]
-    if len(ids) <= _PREPARED_DAILIES:
-        attempts = _attempts_at_read(len(ids)).all(player.pk, *ids)
-    else:
-        attempts = list(_attempts_at(player.pk, ids))
+    attempts = _ATTEMPTS_AT_READ.all(player.pk, ids=[daily.pk for daily in dailies])
     found: dict[int, Attempt] = {}
     for attempt in attempts:  # latest first
         daily_id = attempt.daily_id
@@ -135,17 +121,10 @@ def daily_counts(*, daily: DailyChallenge) -> dict[str, int]:
     return dailies_counts(dailies=[daily])[daily.pk]
 
 
-@functools.cache
-def _counts_read(count: int) -> PreparedRead[Attempt]:
-    """`_counts` of `count` dailies."""
-    return PreparedRead(
-        lambda *daily_ids: _counts(daily_ids), slots=tuple(range(-4500, -4500 - count, -1))
-    )
-
-
-def _counts(daily_ids: Sequence[int]) -> QuerySet[Attempt]:
-    """(daily id, players, winners) of each of the dailies that has a player."""
-    return (
+#: (daily id, players, winners) of each of some dailies that has a player (SQL built once per
+#: length of the list, up to four dailies).
+_COUNTS_READ: PreparedListRead[Attempt] = PreparedListRead(
+    lambda daily_ids: (
         Attempt.objects.filter(daily_id__in=daily_ids)
         .on_board()
         .started()
@@ -153,20 +132,15 @@ def _counts(daily_ids: Sequence[int]) -> QuerySet[Attempt]:
         .values("daily_id")
         .annotate(players=Count("id"), winners=Count("id", filter=WIN))
         .values_list("daily_id", "players", "winners")
-    )
+    ),
+    most=4,
+)
 
 
 def dailies_counts(*, dailies: Sequence[DailyChallenge]) -> dict[int, dict[str, int]]:
     """`daily_counts` of each of `dailies`, by daily id, in one query."""
     counts = {daily.pk: {"players": 0, "winners": 0} for daily in dailies}
-    if not counts:
-        return counts
-    ids = list(counts)
-    if len(ids) <= _PREPARED_DAILIES:
-        rows = _counts_read(len(ids)).rows(*ids)
-    else:
-        rows = list(_counts(ids))
-    for daily_id, players, winners in rows:
+    for daily_id, players, winners in _COUNTS_READ.rows(ids=list(counts)):
         counts[daily_id] = {"players": players, "winners": winners}
     return counts
 

@@ -330,6 +330,7 @@ def test_the_dailies_counts_and_a_players_attempts_at_them_are_the_orms():
         }
     assert selectors.dailies_counts(dailies=[munger])[munger.pk]["players"] == 2
     with pytest.MonkeyPatch.context() as patch:  # a list too long to prepare: the ORM's read
-        patch.setattr(selectors, "_PREPARED_DAILIES", 1)
+        patch.setattr(selectors._COUNTS_READ, "most", 1)
+        patch.setattr(selectors._ATTEMPTS_AT_READ, "most", 1)
         assert selectors.dailies_counts(dailies=dailies) == orm_counts(dailies)
         assert set(selectors.attempts_at_dailies(dailies=dailies, player=alice)) == {munger.pk}
