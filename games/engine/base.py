@@ -35,12 +35,32 @@ Apply = Callable[[Any, int, int], Record]
 
 class Illegal(Exception):
     """Raised inside a rule function with the reason, its code (`errors.REFUSALS`) and facts;
-    `Game.push` turns it into `IllegalMoveError` with the token and its index."""
+    `Game.push` turns it into `IllegalMoveError` with the token and its index.
+
+    A refusal whose words take work to build is raised as `Illegal.later(explain, *args)`:
+    `explain(*args)` returns the whole refusal, and is only called when someone reads it (a
+    played move refused), never while legal moves are listed, where a refusal only says "not
+    this one". It is called before the position changes, so it may read the position."""
+
+    _explain: tuple[Callable[..., Illegal], tuple[Any, ...]] | None = None
 
     def __init__(self, reason: str, code: str, **facts: Any):
         self.reason = reason
         self.code = code
         self.facts = facts
+
+    @classmethod
+    def later(cls, explain: Callable[..., Illegal], *args: Any) -> Illegal:
+        refusal = cls.__new__(cls)
+        refusal._explain = (explain, args)
+        return refusal
+
+    def explained(self) -> Illegal:
+        """This refusal with its reason, code and facts."""
+        if self._explain is None:
+            return self
+        explain, args = self._explain
+        return explain(*args)
 
 
 def never(refusal: Illegal) -> Apply:
@@ -200,8 +220,13 @@ class Game:
         try:
             record = op[0](self, op[1], op[2])
         except Illegal as exc:
+            refusal = exc.explained()
             raise IllegalMoveError(
-                exc.reason, code=exc.code, facts=exc.facts, token=text, index=len(self.history)
+                refusal.reason,
+                code=refusal.code,
+                facts=refusal.facts,
+                token=text,
+                index=len(self.history),
             ) from None
         self._records.append(record)
         self.history.append(text)

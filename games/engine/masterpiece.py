@@ -46,6 +46,34 @@ def _next_rank(count: int, direction: int) -> int:
     return count + 1 if direction > 0 else 14 - count
 
 
+def _row_takes(card: int, top: int) -> Illegal:
+    """Rule 5's refusal of `card` onto a row whose top card is `top`."""
+    # Aces never lie in a row, and nothing is above a King.
+    ranks = [r for r in (RANK[top] - 1, RANK[top] + 1) if 2 <= r <= KING]
+    words = " or ".join(rank_word(r) for r in ranks)
+    return Illegal(
+        f"{TEXT[card]} cannot go on {TEXT[top]}: it takes the {words} of its own suit (rule 5)",
+        "row_takes",
+        card=TEXT[card],
+        onto=TEXT[top],
+        ranks=[RANKS[r - 1] for r in ranks],
+    )
+
+
+def _foundation_takes(card: int, need: int, direction: int) -> Illegal:
+    """Rule 9's refusal of `card` onto its foundation, which takes rank `need` next (0: none)."""
+    way = DIRECTION_WORDS[direction]
+    wants = f"the {rank_word(need)}" if need else "nothing more"
+    return Illegal(
+        f"{TEXT[card]} cannot go to its foundation: building {way}, it takes {wants} (rule 9)",
+        "foundation_next",
+        card=TEXT[card],
+        suit=SUITS[SUIT[card]],
+        rank=RANKS[need - 1] if need else None,
+        direction=way,
+    )
+
+
 class Masterpiece(Game):
     """Masterpiece, «Шедевр»: an open layout around four Aces, a cellar for one card."""
 
@@ -109,17 +137,7 @@ class Masterpiece(Game):
         if row:
             top = row[-1]
             if SUIT[top] != SUIT[card] or abs(RANK[top] - RANK[card]) != 1:
-                # Aces never lie in a row, and nothing is above a King.
-                ranks = [r for r in (RANK[top] - 1, RANK[top] + 1) if 2 <= r <= KING]
-                words = " or ".join(rank_word(r) for r in ranks)
-                raise Illegal(
-                    f"{TEXT[card]} cannot go on {TEXT[top]}: it takes the {words} "
-                    f"of its own suit (rule 5)",
-                    "row_takes",
-                    card=TEXT[card],
-                    onto=TEXT[top],
-                    ranks=[RANKS[r - 1] for r in ranks],
-                )
+                raise Illegal.later(_row_takes, card, top)
 
     def _cellar_may_leave(self) -> int:
         # Rule 8: only while at least one auxiliary row is empty.
@@ -150,17 +168,7 @@ class Masterpiece(Game):
             )
         need = _next_rank(count, self.direction)
         if rank != need:
-            way = DIRECTION_WORDS[self.direction]
-            wants = f"the {rank_word(need)}" if need else "nothing more"
-            raise Illegal(
-                f"{TEXT[card]} cannot go to its foundation: building {way}, it takes {wants} "
-                "(rule 9)",
-                "foundation_next",
-                card=TEXT[card],
-                suit=SUITS[SUIT[card]],
-                rank=RANKS[need - 1] if need else None,
-                direction=way,
-            )
+            raise Illegal.later(_foundation_takes, card, need, self.direction)
         return self.direction
 
     def _row_to_main(self, r: int, j: int) -> Record:

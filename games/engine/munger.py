@@ -38,6 +38,47 @@ def _needs(top: int) -> dict[str, str]:
     return {"colour": "black" if RED[top] else "red", "rank": RANKS[RANK[top] - 2]}
 
 
+def _foundation_takes(card: int, count: int) -> Illegal:
+    """Rule 7's refusal of `card` onto its foundation, which holds `count` cards. The reason
+    names ranks in words, never a card code: the card the foundation needs may still be face
+    down."""
+    pile = f"the {suit_word(SUIT[card])} foundation"
+    facts = {"card": TEXT[card], "suit": SUITS[SUIT[card]]}
+    if count == 0:
+        return Illegal(
+            f"{TEXT[card]} cannot go to its foundation: {pile} is empty and takes the "
+            "Ace first (rule 7)",
+            "foundation_empty",
+            **facts,
+        )
+    return Illegal(
+        f"{TEXT[card]} cannot go to its foundation: {pile} holds up to the "
+        f"{rank_word(count)} and takes the {rank_word(count + 1)} next (rule 7)",
+        "foundation_next",
+        **facts,
+        rank=RANKS[count],
+    )
+
+
+def _column_takes(card: int, top: int) -> Illegal:
+    """Rule 8's refusal of `card` onto a column whose top card is `top`."""
+    if RANK[top] == 1:
+        return Illegal(
+            f"{TEXT[card]} cannot go on {TEXT[top]}: nothing goes on an Ace (rule 8)",
+            "nothing_on_ace",
+            onto=TEXT[top],
+        )
+    needs = _needs(top)
+    return Illegal(
+        f"{TEXT[card]} cannot go on {TEXT[top]}: it takes a {needs['colour']} "
+        f"{rank_word(RANK[top] - 1)} (rule 8)",
+        "column_takes",
+        card=TEXT[card],
+        onto=TEXT[top],
+        **needs,
+    )
+
+
 class Munger(Game):
     """Munger: seven columns half face down, a reserve of seven, one pass through the stock."""
 
@@ -98,26 +139,10 @@ class Munger(Game):
         self.stock.append(self.waste.pop())
 
     def _to_foundation(self, card: int) -> None:
-        # Rule 7: the next rank up of the card's own suit. The reason names ranks in words,
-        # never a card code: the card the foundation needs may still be face down.
+        # Rule 7: the next rank up of the card's own suit.
         count = self.foundation[SUIT[card]]
         if count != RANK[card] - 1:
-            pile = f"the {suit_word(SUIT[card])} foundation"
-            facts = {"card": TEXT[card], "suit": SUITS[SUIT[card]]}
-            if count == 0:
-                raise Illegal(
-                    f"{TEXT[card]} cannot go to its foundation: {pile} is empty and takes the "
-                    "Ace first (rule 7)",
-                    "foundation_empty",
-                    **facts,
-                )
-            raise Illegal(
-                f"{TEXT[card]} cannot go to its foundation: {pile} holds up to the "
-                f"{rank_word(count)} and takes the {rank_word(count + 1)} next (rule 7)",
-                "foundation_next",
-                **facts,
-                rank=RANKS[count],
-            )
+            raise Illegal.later(_foundation_takes, card, count)
 
     def _on_column(self, card: int, j: int) -> None:
         # Rules 8 and 10: one rank lower and the other colour, or a King on an empty column.
@@ -133,21 +158,7 @@ class Munger(Game):
             return
         top = column[-1]
         if RANK[top] != RANK[card] + 1 or RED[top] == RED[card]:
-            if RANK[top] == 1:
-                raise Illegal(
-                    f"{TEXT[card]} cannot go on {TEXT[top]}: nothing goes on an Ace (rule 8)",
-                    "nothing_on_ace",
-                    onto=TEXT[top],
-                )
-            needs = _needs(top)
-            raise Illegal(
-                f"{TEXT[card]} cannot go on {TEXT[top]}: it takes a {needs['colour']} "
-                f"{rank_word(RANK[top] - 1)} (rule 8)",
-                "column_takes",
-                card=TEXT[card],
-                onto=TEXT[top],
-                **needs,
-            )
+            raise Illegal.later(_column_takes, card, top)
 
     def _single_to_foundation(self, a: int, b: int) -> Record:
         pile = self.waste if a == 0 else self.reserve
@@ -240,9 +251,9 @@ class Munger(Game):
         n = len(source)
         start = n - 1 - offset
         if offset < 0 or start < 0 or not self._is_run(i, start):
-            raise self._no_run(i, j)
+            raise Illegal.later(self._no_run, i, j)
         if target and RED[source[start]] == RED[target[-1]]:
-            raise self._no_run(i, j)
+            raise Illegal.later(self._no_run, i, j)
         target.extend(source[start:])
         del source[start:]
         return (Munger._revert_column_to_column, self._flip(i), i, j, n - start)
