@@ -19,8 +19,7 @@ transport error, or a dailies list that still shows the old day.
 
 `--socket` plays as the browser does: after the start, the player opens the attempt's play
 socket (`ws/play/<id>/`, counted as a request: the handshake and the state it answers with),
-sends its moves over it, resigns over REST with the socket still open (which pushes the state
-to it), then closes it.
+sends its moves and its resignation over it, then closes it.
 
 The servers' CPU is also given in empty requests (`GET /api/bench/empty/`, an endpoint of the
 benchmark's settings alone: Django's answer to a request that does nothing), as many as the
@@ -222,7 +221,7 @@ async def play_socket(
     in_turn: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
     call: Callable[..., Awaitable[Any]],
 ) -> None:
-    """The moves over the attempt's play socket, the resignation over REST with it open."""
+    """The moves and the resignation over the attempt's play socket."""
     cookie = client.cookies.get("patience_player")
     ws = None
 
@@ -244,16 +243,22 @@ async def play_socket(
         stats.note("connect", began)
         return first
 
-    async def moved(body: dict) -> dict | None:
+    async def asked(kind: str, body: dict, answers: Callable[[dict], bool]) -> dict | None:
         assert ws is not None
         began = time.perf_counter()
-        await ws.send(json.dumps({"type": "move", **body}))
+        await ws.send(json.dumps({"type": kind, **body}))
         answer = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
-        if answer.get("type") != "state" or answer["state"]["version"] != body["seq"] + 1:
-            stats.errors.append(f"move {answer.get('type')} {answer.get('code')}")
+        if answer.get("type") != "state" or not answers(answer["state"]):
+            stats.errors.append(f"{kind} {answer.get('type')} {answer.get('code')}")
             return None
-        stats.note("move", began)
+        stats.note(kind, began)
         return answer
+
+    def moved(body: dict) -> Awaitable[dict | None]:
+        return asked("move", body, lambda state: state["version"] == body["seq"] + 1)
+
+    def resigned() -> Awaitable[dict | None]:
+        return asked("resign", {}, lambda state: state["status"] == "resigned")
 
     try:
         if await in_turn(opened) is None:
@@ -263,7 +268,7 @@ async def play_socket(
             if await in_turn(lambda body=body: moved(body)) is None:
                 return
             seq += 1
-        await call("resign", "POST", f"/api/attempts/{attempt}/resign/", {})
+        await in_turn(resigned)
     except Exception as exc:  # disconnects, refusals, timeouts
         stats.errors.append(f"socket {type(exc).__name__}: {str(exc)[:60]}")
     finally:

@@ -161,18 +161,25 @@ export class Game {
     }
   }
 
-  // Over the socket when it is open, else (or when it fails to carry the move) over REST.
-  async send(seq, token) {
+  // A request over the play socket when it is open, else (or when the socket could not carry
+  // it) over REST: the same request, which is safe (PlaySocket.ask).
+  async ask(overSocket, overRest) {
     if (this.socket && this.socket.open) {
       try {
-        return await this.socket.move(seq, token);
+        return await overSocket(this.socket);
       } catch (error) {
-        // The socket's own message budget is not the game's: REST carries the move instead.
+        // The socket's own message budget is not the game's: REST carries the request instead.
         if (error && error.type === "error" && error.code !== "rate_limited") throw new ApiError(0, error);
-        // The socket could not carry it: REST with the same seq is safe (a replay answers).
       }
     }
-    return api.move(this.state.id, seq, token);
+    return overRest();
+  }
+
+  send(seq, token) {
+    return this.ask(
+      (socket) => socket.move(seq, token),
+      () => api.move(this.state.id, seq, token),
+    );
   }
 
   async refused(error) {
@@ -221,7 +228,11 @@ export class Game {
     if (this.busy) return;
     this.setBusy(true);
     try {
-      const state = await api.finish(this.state.id, this.state.seq);
+      const { id, seq } = this.state;
+      const state = await this.ask(
+        (socket) => socket.finish(seq),
+        () => api.finish(id, seq),
+      );
       this.show(state, { force: true });
       this.view.say(t("finished"));
     } catch (error) {
@@ -233,7 +244,11 @@ export class Game {
 
   async resign() {
     try {
-      const state = await api.resign(this.state.id);
+      const { id } = this.state;
+      const state = await this.ask(
+        (socket) => socket.resign(),
+        () => api.resign(id),
+      );
       this.show(state, { force: true });
       this.view.say(t("announce_resigned"));
     } catch (error) {

@@ -1,6 +1,7 @@
 // The play socket: ws(s)://<host>/ws/play/<attempt id>/.
-// The server sends {"type": "state", "state": {...}} on connect, after each move (to every tab
-// of the attempt) and on {"type": "resync"}; {"type": "error", ...} when a move is refused.
+// The page sends its moves, its finishing request and its resignation over it. The server
+// sends {"type": "state", "state": {...}} on connect, after each change of the attempt (to
+// every tab of it) and on {"type": "resync"}; {"type": "error", ...} when a request is refused.
 // While the socket is not open the page plays over REST; the socket reconnects by itself with
 // backoff; the first message after each connection is the full state, so it catches up by itself.
 // Close codes 4403 (another site, or signed out) and 4404 (no such attempt, or not yours) end
@@ -102,7 +103,7 @@ export class PlaySocket {
       this.failures = 0;
       this.lastSeq = message.state.seq;
       const pending = this.pending;
-      if (pending && message.state.seq > pending.seq) {
+      if (pending && pending.answers(message.state)) {
         this.settle(pending, () => pending.resolve(message.state));
         return; // the caller draws the state it awaited
       }
@@ -126,17 +127,33 @@ export class PlaySocket {
     }
   }
 
-  // Plays a move over the socket: resolves with the new state, rejects with the server's error
-  // message ({type: "error", code, detail, ...}) or with an Error when the socket could not
-  // carry it (the caller then sends it over REST with the same seq, which is safe).
-  move(seq, move) {
+  // Sends one request over the socket: resolves with the first state that `answers` it, rejects
+  // with the server's error message ({type: "error", code, detail, ...}) or with an Error when
+  // the socket could not carry it. The caller then sends it over REST, which is safe: a move
+  // and a finish name their seq, and a second resignation is refused as finished.
+  ask(message, answers) {
     if (!this.open || this.pending) return Promise.reject(new Error("socket not ready"));
     return new Promise((resolve, reject) => {
-      const pending = { seq, resolve, reject, timer: null };
+      const pending = { answers, resolve, reject, timer: null };
       pending.timer = setTimeout(() => this.settle(pending, () => reject(new Error("timeout"))), MOVE_TIMEOUT_MS);
       this.pending = pending;
-      if (!this.send({ type: "move", seq, move })) this.settle(pending, () => reject(new Error("send failed")));
+      if (!this.send(message)) this.settle(pending, () => reject(new Error("send failed")));
     });
+  }
+
+  // A move, answered by the state after it.
+  move(seq, move) {
+    return this.ask({ type: "move", seq, move }, (state) => state.seq > seq);
+  }
+
+  // The finishing foundation moves, played by the server from `seq`: answered by the state after them.
+  finish(seq) {
+    return this.ask({ type: "finish", seq }, (state) => state.seq > seq);
+  }
+
+  // Resigning, answered by the attempt's state once it has ended.
+  resign() {
+    return this.ask({ type: "resign" }, (state) => state.status !== "playing");
   }
 
   resync(seq) {
