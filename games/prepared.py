@@ -227,18 +227,12 @@ class PreparedUpdate(Generic[M]):
     an error, never an INSERT."""
 
     def __init__(self, model: type[M], fields: tuple[str, ...] | None = None) -> None:
-        meta = model._meta
         self.model = model
-        self.fields = [
-            f
-            for f in meta.concrete_fields
-            if not f.primary_key and (fields is None or f.name in fields)
-        ]
+        self.fields = _plain_fields(
+            model, lambda f: not f.primary_key and (fields is None or f.name in fields)
+        )
         if fields is not None and len(self.fields) != len(fields):
             raise ValueError(f"{model.__name__} has no concrete field among some of {fields}")
-        for field in self.fields:
-            if hasattr(field, "get_placeholder"):  # a value that is not a plain parameter
-                raise TypeError(f"{model.__name__}.{field.name} needs a placeholder of its own")
         self._sql: dict[str, str] = {}
 
     def _sql_for(self, using: str) -> str:
@@ -265,3 +259,69 @@ class PreparedUpdate(Generic[M]):
             raise self.model.DoesNotExist(f"{self.model.__name__} {instance.pk} is not there")
         instance._state.adding = False
         instance._state.db = using
+
+
+class PreparedInsert(Generic[M]):
+    """`insert.create(**values)`: a new row, as `Model.objects.create(**values)` makes it (the
+    instance built with its defaults, each field's `pre_save`, then its value prepared for the
+    database, the new primary key read back), with the INSERT's SQL built once per database.
+    For a model without a `save()` of its own (which this would not call); no signals are sent
+    (`pre_save`, `post_save`): a model written this way has no receivers of them."""
+
+    def __init__(self, model: type[M]) -> None:
+        if model.save is not models.Model.save:
+            raise TypeError(f"{model.__name__} has a save() of its own, which an insert skips")
+        self.model = model
+        self.fields = _plain_fields(model, lambda f: f is not model._meta.auto_field)
+        self._sql: dict[str, tuple[str, bool]] = {}
+
+    def _sql_for(self, using: str) -> tuple[str, bool]:
+        """The INSERT, and whether it returns the new key itself."""
+        built = self._sql.get(using)
+        if built is None:
+            connection = connections[using]
+            quote = connection.ops.quote_name
+            meta = self.model._meta
+            columns = ", ".join(quote(f.column) for f in self.fields)
+            marks = ", ".join(["%s"] * len(self.fields))
+            sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+            returns = connection.features.can_return_columns_from_insert
+            if returns:
+                sql += f" RETURNING {quote(meta.pk.column)}"
+            built = self._sql[using] = (sql, returns)
+        return built
+
+    def create(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> M:
+        instance = self.model(**values)
+        connection = connections[using]
+        params = [
+            field.get_db_prep_save(field.pre_save(instance, True), connection=connection)
+            for field in self.fields
+        ]
+        sql, returns = self._sql_for(using)
+        with prepared_cursor(connection) as cursor:
+            cursor.execute(sql, params)
+            if returns:
+                key = cursor.fetchone()[0]
+            else:
+                meta = self.model._meta
+                key = connection.ops.last_insert_id(cursor, meta.db_table, meta.pk.column)
+        instance.pk = key
+        instance._state.adding = False
+        instance._state.db = using
+        return instance
+
+
+def _plain_fields(model: type[models.Model], keep: Callable[[Any], bool]) -> list[Any]:
+    """The concrete fields of `model` that `keep` keeps, each a plain parameter of a
+    statement (refused: a value that needs a placeholder of its own, a database default, a
+    generated column)."""
+    fields = [f for f in model._meta.concrete_fields if keep(f)]
+    for field in fields:
+        if (
+            hasattr(field, "get_placeholder")
+            or field.db_default is not models.NOT_PROVIDED
+            or field.generated
+        ):
+            raise TypeError(f"{model.__name__}.{field.name} is not a plain parameter")
+    return fields

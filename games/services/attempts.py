@@ -18,7 +18,7 @@ from games.engine.moves import UNDO_TEXT
 from games.errors import Conflict, IllegalMove, Malformed, NotFound, attempt_not_found
 from games.fairplay import net_line
 from games.models import Attempt, DailyChallenge, Player, Standing, counted_ms, seed_text
-from games.prepared import PreparedRead
+from games.prepared import PreparedInsert, PreparedRead
 from games.selectors import game_check
 from games.services.deals import deal_lower_par
 from games.state import AttemptState, attempt_state, position
@@ -125,11 +125,15 @@ def _device_played(daily: DailyChallenge, device: str) -> bool:
     return bool(device) and _DEVICE_READ.first(daily.pk, device) is not None
 
 
+#: The insert of every start at a daily (SQL built once).
+_NEW_ATTEMPT: PreparedInsert[Attempt] = PreparedInsert(Attempt)
+
+
 def _new_attempt(
     player: Player, daily: DailyChallenge, ranked: bool, device: str, address: str | None
 ) -> Attempt:
     known_address = address_or_none(address)
-    return Attempt.objects.create(
+    return _NEW_ATTEMPT.create(
         player=player,
         game=daily.game,
         daily=daily,

@@ -8,14 +8,14 @@ import datetime as dt
 import threading
 
 import pytest
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from games import identity, services
 from games.models import BIGINT_MAX, Attempt, DailyChallenge, Player, PlayerToken
-from games.prepared import PreparedRead
+from games.prepared import PreparedInsert, PreparedRead
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db
@@ -233,6 +233,58 @@ def test_storing_an_attempt_that_is_not_there_is_an_error():
     with pytest.raises(Attempt.DoesNotExist):
         attempt.store()
     assert not Attempt.objects.filter(pk=attempt.pk).exists()  # no INSERT
+
+
+def test_an_insert_makes_the_row_create_makes():
+    """A start's insert and the ORM's `create` with the same values: one INSERT, the instance
+    as `create` leaves it (its key, its defaults, `auto_now_add` filled in), and rows that
+    agree field by field but for the key."""
+    daily = factories.daily()
+    given = {
+        "game": daily.game,
+        "daily": daily,
+        "seed": daily.deal.seed,
+        "deal_string": daily.deal.deal_string,
+        "ranked": False,  # two ranked attempts from one device at a daily: a constraint
+        "started_at": dt.datetime(2026, 5, 1, 23, 59, 59, 654321, tzinfo=dt.UTC),
+        "foundation_cards": 4,
+        "device": "d" * 32,
+        "client_address": "203.0.113.9",
+        "client_network": "203.0.113.0/24",
+    }
+    made = Attempt.objects.create(player=factories.player("alice"), **given)
+    bob = factories.player("bob")
+    with CaptureQueriesContext(connection) as queries:
+        inserted = PreparedInsert(Attempt).create(player=bob, **given)
+    assert len(queries) == 1 and queries[0]["sql"].startswith("INSERT")
+    assert inserted.pk is not None and inserted.pk != made.pk
+    assert not inserted._state.adding and inserted._state.db == made._state.db
+
+    def without_key_and_player(instance: Attempt) -> dict:
+        fields = values(instance)
+        del fields["id"], fields["player_id"]
+        return fields
+
+    assert without_key_and_player(inserted) == without_key_and_player(made)
+    stored = Attempt.objects.get(pk=inserted.pk)
+    assert without_key_and_player(stored) == without_key_and_player(Attempt.objects.get(pk=made.pk))
+    assert values(stored) == values(inserted)
+
+
+def test_an_insert_that_breaks_a_constraint_is_the_orms_integrity_error():
+    """The start's fallback rests on it: a second ranked attempt of a player at a daily."""
+    attempt = played(True)
+    again = {
+        f.name: getattr(attempt, f.name) for f in Attempt._meta.concrete_fields if not f.primary_key
+    }
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PreparedInsert(Attempt).create(**again)
+    assert Attempt.objects.filter(player=attempt.player, daily=attempt.daily).count() == 1
+
+
+def test_an_insert_refuses_a_model_whose_save_it_would_skip():
+    with pytest.raises(TypeError, match="save"):
+        PreparedInsert(Player)
 
 
 def test_a_read_by_several_values_keeps_the_querys_constants():
