@@ -1,11 +1,12 @@
-"""Reads by one value whose SQL the ORM builds once per process and database.
+"""Reads and writes that requests make often, their SQL built once per process and database.
 
 Building the SQL of a query (the compiler's work: the columns of every model it selects, the
 joins, the locks) costs more CPU than running it for the small reads every request makes: the
 attempt a move works on, the player a cookie names. A `PreparedRead` lets the ORM build its
 query once, with a stand-in value, and then runs that SQL with each real value, turning the row
 into model instances exactly as the ORM's own iterator does (the same converters, the same
-related objects filled in).
+related objects filled in). `PreparedUpdate` writes the fields play changes, `PreparedInsert`
+a start's new row, as `save()` and `create()` would.
 
 The compiled query is shared by all threads: what it keeps of the connection that built it is
 only read (the database's operations and features, to convert values); each run takes the
