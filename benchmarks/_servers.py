@@ -39,6 +39,8 @@ REDIS_URL = f"redis://127.0.0.1:6379/{REDIS_DB}"
 GAMES = ("munger", "masterpiece")
 #: An endpoint of the benchmark servers only (benchmarks/_urls.py): an empty Django request.
 EMPTY_PATH = "/api/bench/empty/"
+#: The settings of servers that answer it: the project's plus that endpoint (`extra_env`).
+BENCH_SETTINGS = {"DJANGO_SETTINGS_MODULE": "benchmarks._settings"}
 
 #: Every throttle scope and kind of the settings (THROTTLE_RATES), raised for benchmarks.
 THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "renames", "ranked")

@@ -56,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _servers import (  # noqa: E402
+    BENCH_SETTINGS,
     EMPTY_PATH,
     POSTGRES_3,
     Servers,
@@ -70,8 +71,6 @@ from _servers import (  # noqa: E402
 from tests.support import RedisServer  # noqa: E402
 
 TIMEOUT = 60.0
-#: The servers' settings: the project's, with the empty endpoint (benchmarks/_settings.py).
-BENCH_SETTINGS = {"DJANGO_SETTINGS_MODULE": "benchmarks._settings"}
 DATABASE = "patience_load"
 BASE_PORT = 18430
 
@@ -199,7 +198,7 @@ async def play(
             return
         attempt, seq = state["id"], state["seq"]
         if socket:
-            await play_socket(client, url, attempt, seq, lines[game][:moves], stats, in_turn, call)
+            await play_socket(client, url, attempt, seq, lines[game][:moves], stats, in_turn)
             return
         for token in lines[game][:moves]:
             answer = await call(
@@ -219,7 +218,6 @@ async def play_socket(
     tokens: list[str],
     stats: Stats,
     in_turn: Callable[[Callable[[], Awaitable[Any]]], Awaitable[Any]],
-    call: Callable[..., Awaitable[Any]],
 ) -> None:
     """The moves and the resignation over the attempt's play socket."""
     cookie = client.cookies.get("patience_player")

@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _servers import (  # noqa: E402
+    BENCH_SETTINGS,
     EMBEDDED,
     EMPTY_PATH,
     POSTGRES_2,
@@ -64,8 +65,6 @@ from games.engine import GAMES  # noqa: E402
 
 TIMEOUT = 30.0  # seconds any single answer may take before it counts as an error
 CONFIGS = {"embedded": EMBEDDED, "postgres": POSTGRES_2}
-#: The settings of the servers: the project's plus the empty endpoint (`empty` transport).
-BENCH_SETTINGS = {"DJANGO_SETTINGS_MODULE": "benchmarks._settings"}
 
 
 def line_with_undos(

@@ -27,6 +27,8 @@ from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=models.Model)
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class _PreparingCursor(psycopg.Cursor[Any]):
@@ -74,14 +76,12 @@ class PreparedRead(Generic[M]):
         self._lock = threading.Lock()
 
     def _for(self, using: str) -> _Compiled[M]:
-        compiled = self._compiled.get(using)
-        if compiled is None:
-            with self._lock:
-                compiled = self._compiled.get(using)
-                if compiled is None:
-                    compiled = _Compiled(self._build(*self._slots), self._slots, using)
-                    self._compiled[using] = compiled
-        return compiled
+        return _built_once(
+            self._compiled,
+            self._lock,
+            using,
+            lambda: _Compiled(self._build(*self._slots), self._slots, using),
+        )
 
     def first(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> M | None:
         compiled = self._for(using)
@@ -115,19 +115,17 @@ class PreparedListRead(Generic[M]):
         self._lock = threading.Lock()
 
     def _read(self, length: int) -> PreparedRead[M]:
-        read = self._reads.get(length)
-        if read is None:
-            fixed = len(self._slots)
-            stand_ins = tuple(-(10**12) - i for i in range(length))  # ids no query holds
-            with self._lock:
-                read = self._reads.setdefault(
-                    length,
-                    PreparedRead(
-                        lambda *values: self._build(*values[:fixed], values[fixed:]),
-                        slots=(*self._slots, *stand_ins),
-                    ),
-                )
-        return read
+        fixed = len(self._slots)
+        stand_ins = tuple(-(10**12) - i for i in range(length))  # ids no query holds
+        return _built_once(
+            self._reads,
+            self._lock,
+            length,
+            lambda: PreparedRead(
+                lambda *values: self._build(*values[:fixed], values[fixed:]),
+                slots=(*self._slots, *stand_ins),
+            ),
+        )
 
     def all(self, *values: Any, ids: list[int], using: str = DEFAULT_DB_ALIAS) -> list[M]:
         if not ids:
@@ -144,6 +142,18 @@ class PreparedListRead(Generic[M]):
         if len(ids) > self.most:
             return [tuple(row) for row in self._build(*values, ids).using(using)]
         return self._read(len(ids)).rows(*values, *ids, using=using)
+
+
+def _built_once(cache: dict[K, V], lock: threading.Lock, key: K, build: Callable[[], V]) -> V:
+    """`cache[key]`, made by `build` the first time it is asked for (under `lock`: once,
+    whichever threads ask at the same moment)."""
+    found = cache.get(key)
+    if found is None:
+        with lock:
+            found = cache.get(key)
+            if found is None:
+                found = cache[key] = build()
+    return found
 
 
 def _same(slot: Any, param: Any) -> bool:
