@@ -121,6 +121,41 @@ async def test_a_move_answers_the_state_rest_answers_and_a_second_tab_sees_it():
     await close_all(tab, second, bobs)
 
 
+async def test_old_database_connections_are_closed_by_the_database_work_alone(monkeypatch):
+    """A message is handed to its handler with no trip to the database thread first
+    (Channels' `aclose_old_connections`): the database work closes the connections that are
+    too old around itself (`database_sync_to_async`), and the move is stored."""
+    import channels.consumer
+    import channels.db
+
+    trips, closes = [], []
+    closing = channels.db.close_old_connections
+
+    async def trip() -> None:
+        trips.append(1)
+
+    def close(**kwargs) -> None:
+        closes.append(1)
+        closing(**kwargs)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", trip)
+    monkeypatch.setattr(channels.db, "close_old_connections", close)
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    assert (await tab.connect())[0]
+    await receive(tab)
+    before = len(closes)
+
+    await tab.send_json_to({"type": "move", "seq": 0, "move": daily.deal.certificate[0]})
+    answer = await receive(tab)
+
+    assert answer["state"]["seq"] == 1
+    assert (await stored(attempt.pk))[1] == 1
+    assert trips == []
+    assert len(closes) - before >= 2  # before and after the move's own database call
+    await close_all(tab)
+
+
 async def test_a_move_made_over_rest_reaches_the_socket():
     daily, attempt, token = await alice_playing()
     tab = socket(f"/ws/play/{attempt.pk}/", token)
