@@ -33,7 +33,10 @@ def client_for(url: str) -> redis.Redis:
             found = _clients.get(url)
             if found is None:
                 found = redis.Redis.from_url(
-                    url, socket_connect_timeout=CONNECT_TIMEOUT, socket_timeout=COMMAND_TIMEOUT
+                    url,
+                    socket_connect_timeout=CONNECT_TIMEOUT,
+                    socket_timeout=COMMAND_TIMEOUT,
+                    driver_info=settings.REDIS_DRIVER_INFO,
                 )
                 _clients[url] = found
     return found

@@ -294,3 +294,37 @@ def test_every_redis_name_starts_with_the_deployments_prefix():
     assert staging["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "staging:ws"
     assert staging["CACHES"]["default"]["KEY_PREFIX"] == "staging"
     assert default["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "patience:ws"
+
+
+def test_no_redis_client_reads_package_metadata_for_a_new_connection():
+    """The channel layer's, the cache's and the short commands' clients each make a connection
+    (made, not connected: no Redis is needed) without redis-py reading its version from the
+    package's metadata, which it would do for every connection."""
+    code = """
+import django
+django.setup()
+import redis.utils
+
+def read(*args):
+    raise AssertionError("redis-py read its package metadata for a connection")
+
+redis.utils.get_lib_version = read
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import cache
+from games.redis_client import client_for
+
+made = [
+    get_channel_layer().create_pool(0).make_connection(),
+    cache.client.get_client(write=True).connection_pool.make_connection(),
+    client_for(settings.REDIS_URL).connection_pool.make_connection(),
+]
+print(sorted({c.driver_info.lib_version == redis.__version__ for c in made}))
+"""
+    env = clean_env(REDIS_URL="redis://127.0.0.1:1/0", DJANGO_SETTINGS_MODULE="config.settings")
+    done = subprocess.run(
+        [PYTHON, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[True]"
