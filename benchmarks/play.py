@@ -452,7 +452,56 @@ def breakdown(setup: Setup, players: int, moves: int) -> None:
                     count += 1
             return [label, f"{cpu / count * 1000:.1f}", f"{wall / count * 1000:.1f}"]
 
-        rows = [measure("all (as shipped)")]
+        def through_socket() -> list[str]:
+            """The same moves sent as a browser sends them, through the play socket's consumer
+            (the ASGI application and its middleware, the message budget, the throttle's count,
+            the hand-over to the database's thread and back, the JSON both ways), in this
+            process's own event loop: what a server adds to the service, without the network."""
+            from channels.db import database_sync_to_async
+            from channels.testing import WebsocketCommunicator
+
+            from config.asgi import application
+            from games.identity import COOKIE_NAME
+
+            @database_sync_to_async
+            def begin(daily: DailyChallenge) -> tuple[int, str]:
+                player = services.player_create_guest()
+                attempt, _ = services.attempt_start(player=player, daily=daily)
+                return attempt.pk, services.player_token_issue(player=player)
+
+            async def play() -> tuple[float, float, int]:
+                cpu = wall = 0.0
+                count = 0
+                for i in range(players):
+                    daily = dailies[i % len(dailies)]
+                    attempt_id, cookie = await begin(daily)
+                    tab = WebsocketCommunicator(
+                        application,
+                        f"/ws/play/{attempt_id}/",
+                        headers=[
+                            (b"origin", b"http://localhost"),
+                            (b"host", b"localhost"),
+                            (b"cookie", f"{COOKIE_NAME}={cookie}".encode()),
+                        ],
+                    )
+                    assert (await tab.connect())[0]
+                    await tab.receive_json_from(timeout=TIMEOUT)
+                    for seq, token in enumerate(daily.deal.certificate[:moves]):
+                        cpu0, wall0 = time.process_time(), time.perf_counter()
+                        await tab.send_json_to({"type": "move", "seq": seq, "move": token})
+                        answer = await tab.receive_json_from(timeout=TIMEOUT)
+                        cpu += time.process_time() - cpu0
+                        wall += time.perf_counter() - wall0
+                        assert answer["type"] == "state", answer
+                        count += 1
+                    await tab.disconnect()
+                return cpu, wall, count
+
+            cpu, wall, count = asyncio.run(play())
+            label = "all, through the play socket's consumer"
+            return [label, f"{cpu / count * 1000:.1f}", f"{wall / count * 1000:.1f}"]
+
+        rows = [measure("all (as shipped)"), through_socket()]
         signals.move_played.disconnect(dispatch_uid="realtime.push.move")
         signals.attempt_finished.disconnect(dispatch_uid="realtime.push.end")
         rows.append(measure("without realtime.pushes.push_state"))
