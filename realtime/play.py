@@ -21,7 +21,8 @@ Every other socket of the same attempt (a second tab) receives each new state, w
 made the move (realtime/pushes.py). Budget, heartbeats and errors: realtime/sockets.py; on top of
 the connection's budget, every message that reaches the database counts first in the REST
 API's `moves` counters of the player, the address and the network (`MESSAGES_SCOPE`): one
-budget however many sockets, processes and requests share it.
+budget however many sockets, processes and requests share it. It is counted from the event loop
+(`scope_wait_async`), with no thread woken for it.
 
 A socket serves the player it was opened for only while its credentials still name that player:
 when the player's cookie tokens are revoked (logging out, a guest linked to an account), the
@@ -38,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from functools import partial
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -49,7 +49,7 @@ from django.contrib import auth
 
 from games import services
 from games.addresses import scope_address
-from games.api.throttles import scope_wait
+from games.api.throttles import scope_wait, scope_wait_async
 from games.errors import REDIS_ERRORS, ServiceError
 from games.identity import player_for
 from games.models import Attempt, Player
@@ -244,8 +244,8 @@ class PlayConsumer(JsonSocket):
         # Counted before any database work, in the REST API's counters of moves (the player's,
         # the address's and the network's, shared by every socket, process and request): a
         # refused message costs one cache round trip.
-        wait = await asyncio.to_thread(
-            partial(scope_wait, MESSAGES_SCOPE, player_id=self.player.pk, address=self.address)
+        wait = await scope_wait_async(
+            MESSAGES_SCOPE, player_id=self.player.pk, address=self.address
         )
         if wait:
             await self.rate_limited(

@@ -22,12 +22,16 @@ again as soon as the cache answers.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
 import uuid
+import weakref
 from typing import Any
 
+import redis
+import redis.asyncio
 from django.core.cache import caches
 from django.core.signals import setting_changed
 from django.dispatch import receiver
@@ -127,18 +131,72 @@ return answers
 
 class RedisWindows:
     """Sliding windows in Redis (django-redis's client and connections): one sorted set of
-    request times per counter, counted by `_COUNT_SCRIPT` in one round trip."""
+    request times per counter, counted by `_COUNT_SCRIPT` in one round trip.
+
+    `count_async` makes the same count from an event loop (a socket's message), through an
+    asyncio client of the same Redis with the same settings, one per event loop: no thread is
+    woken for it. A cache reached otherwise than by TCP (a Unix socket, TLS) is counted in a
+    thread by `count`."""
+
+    #: What an asyncio connection takes of the cache's connections' settings (the others, such
+    #: as the reply parser, are the synchronous client's own).
+    ASYNC_SETTINGS = (
+        "host",
+        "port",
+        "db",
+        "username",
+        "password",
+        "socket_timeout",
+        "socket_connect_timeout",
+        "driver_info",
+    )
 
     def __init__(self, cache: Any) -> None:
         self.cache = cache
-        self.script = cache.client.get_client(write=True).register_script(_COUNT_SCRIPT)
+        client = cache.client.get_client(write=True)
+        self.script = client.register_script(_COUNT_SCRIPT)
+        pool = client.connection_pool
+        self.async_settings: dict[str, Any] | None = (
+            {k: v for k, v in pool.connection_kwargs.items() if k in self.ASYNC_SETTINGS}
+            if pool.connection_class is redis.Connection
+            else None
+        )
+        self.async_scripts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+            weakref.WeakKeyDictionary()
+        )
 
     def count(self, counters: list[Counter], now: float, whole: bool) -> list[float | None]:
+        keys, args = self._request(counters, now, whole)
+        return self._frees(self.script(keys=keys, args=args), counters)
+
+    async def count_async(
+        self, counters: list[Counter], now: float, whole: bool
+    ) -> list[float | None]:
+        if self.async_settings is None:
+            return await asyncio.to_thread(self.count, counters, now, whole)
+        keys, args = self._request(counters, now, whole)
+        return self._frees(await self._async_script()(keys=keys, args=args), counters)
+
+    def _async_script(self) -> Any:
+        """The counting script on this event loop's asyncio client (made at its first use)."""
+        loop = asyncio.get_running_loop()
+        script = self.async_scripts.get(loop)
+        if script is None:
+            assert self.async_settings is not None
+            pool = redis.asyncio.ConnectionPool(**self.async_settings)
+            client = redis.asyncio.Redis(connection_pool=pool)
+            script = self.async_scripts[loop] = client.register_script(_COUNT_SCRIPT)
+        return script
+
+    def _request(self, counters: list[Counter], now: float, whole: bool) -> tuple[list, list]:
         keys = [self.cache.make_key(key) for key, _, _ in counters]
         args: list[Any] = [repr(now), f"{now!r}:{uuid.uuid4().hex[:12]}", "1" if whole else "0"]
         for _, requests, duration in counters:
             args += [requests, duration]
-        answers = self.script(keys=keys, args=args)
+        return keys, args
+
+    @staticmethod
+    def _frees(answers: list[Any], counters: list[Counter]) -> list[float | None]:
         return [
             None if not answer else float(answer) + duration
             for answer, (_, _, duration) in zip(answers, counters, strict=True)
@@ -173,6 +231,12 @@ class LockedWindows:
                 self.cache.set_many(values, duration)
         return answers
 
+    async def count_async(
+        self, counters: list[Counter], now: float, whole: bool
+    ) -> list[float | None]:
+        """`count`, in place: the process's memory, held for a moment under the lock."""
+        return self.count(counters, now, whole)
+
 
 _windows: dict[int, tuple[Any, RedisWindows | LockedWindows]] = {}
 
@@ -204,6 +268,27 @@ def count(
     except CACHE_ERRORS as exc:  # the cache is down: let the request through
         _warn_degraded(exc)
         return 0.0
+    return _longest_wait(frees, now)
+
+
+async def count_async(
+    counters: list[Counter], *, cache: Any = None, now: float | None = None, whole: bool = False
+) -> float:
+    """`count` from an event loop, awaited instead of blocking it (the same counters, the same
+    answer, the same letting through when the cache fails)."""
+    if not counters:
+        return 0.0
+    cache = cache if cache is not None else shared_cache()
+    now = ScopeThrottle.timer() if now is None else now
+    try:
+        frees = await windows_of(cache).count_async(counters, now, whole)
+    except CACHE_ERRORS as exc:  # the cache is down: let the request through
+        _warn_degraded(exc)
+        return 0.0
+    return _longest_wait(frees, now)
+
+
+def _longest_wait(frees: list[float | None], now: float) -> float:
     waits = [max(0.001, free - now) for free in frees if free is not None]
     return max(waits, default=0.0)
 
@@ -298,9 +383,16 @@ def ranked_start_admit(request: Any, daily_id: int) -> bool:
 
 
 def scope_wait(base: str, *, player_id: int | None, address: str) -> float:
-    """Count one request of scope `base` outside a DRF view (a socket message): 0.0 when let
-    through, else the seconds to wait, as `ScopeThrottle` counts a view's requests."""
+    """Count one request of scope `base` outside a DRF view: 0.0 when let through, else the
+    seconds to wait, as `ScopeThrottle` counts a view's requests."""
     return count(counters_for(base, client_idents(player_id, address)), cache=ScopeThrottle.cache)
+
+
+async def scope_wait_async(base: str, *, player_id: int | None, address: str) -> float:
+    """`scope_wait` from an event loop (a socket's message): the same counters, awaited."""
+    return await count_async(
+        counters_for(base, client_idents(player_id, address)), cache=ScopeThrottle.cache
+    )
 
 
 #: The throttles of every API view, by the view's `throttle_scope`.

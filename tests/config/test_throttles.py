@@ -243,6 +243,57 @@ def test_a_refused_request_waits_at_most_its_window():
     assert 59 < waits[2] <= 60
 
 
+@pytest.mark.redis
+async def test_a_socket_message_counts_in_the_windows_of_requests_without_a_thread(monkeypatch):
+    """`count_async` (a socket's message, on the event loop) and `count` (a request) count in
+    the same Redis windows, and the asynchronous count wakes no thread."""
+    windows = throttles.windows_of(throttles.shared_cache())
+    assert isinstance(windows, throttles.RedisWindows) and windows.async_settings is not None
+
+    async def no_thread(*args, **kwargs):
+        raise AssertionError("a thread was woken to count")
+
+    monkeypatch.setattr(throttles.asyncio, "to_thread", no_thread)
+    counter = [(f"throttle_{uuid.uuid4().hex}_shared", 2, 60)]
+
+    waits = [await throttles.count_async(counter), throttles.count(counter)]
+    waits.append(await throttles.count_async(counter))
+
+    assert waits[:2] == [0.0, 0.0]
+    assert 59 < waits[2] <= 60
+    assert 59 < throttles.count(counter) <= 60
+
+
+async def test_a_socket_message_is_counted_in_place_in_the_processs_memory():
+    from django.core.cache.backends.locmem import LocMemCache
+
+    cache = LocMemCache(f"throttles-{uuid.uuid4().hex}", {})
+    counter = [(f"throttle_{uuid.uuid4().hex}_wait", 2, 60)]
+
+    waits = [await throttles.count_async(counter, cache=cache) for _ in range(3)]
+
+    assert waits[:2] == [0.0, 0.0]
+    assert 59 < waits[2] <= 60
+    assert 59 < throttles.count(counter, cache=cache) <= 60  # the same windows
+
+
+async def test_a_socket_message_is_let_through_when_redis_does_not_answer(caplog):
+    from django_redis.cache import RedisCache
+
+    from tests.config.support import free_port
+
+    options = {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.5}
+    cache = RedisCache(f"redis://127.0.0.1:{free_port()}/0", {"OPTIONS": options})  # nobody
+    counter = [(f"throttle_{uuid.uuid4().hex}_down", 1, 60)]
+    assert throttles.windows_of(cache).async_settings is not None
+
+    with caplog.at_level(logging.WARNING, logger="games.api.throttles"):
+        waits = [await throttles.count_async(counter, cache=cache) for _ in range(2)]
+
+    assert waits == [0.0, 0.0]
+    assert any("throttles degraded" in r.getMessage() for r in caplog.records)
+
+
 def test_a_request_costs_one_round_trip_to_redis_whatever_its_kinds(settings, daily, monkeypatch):
     """With Redis, every counter of a request is counted by one script call; without, the
     local cache is read and written once each, under the lock."""
