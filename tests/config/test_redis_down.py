@@ -117,3 +117,30 @@ def test_play_goes_on_while_redis_is_down_and_throttles_resume_when_it_is_back(
         assert starts_after[-1] == 429  # counting again
     finally:
         stop(redis)
+
+
+async def test_a_socket_messages_count_lets_through_while_redis_is_down_and_counts_after(
+    redis_cache, redis_port, caplog, monkeypatch
+):
+    """The count a play socket makes from its event loop (`count_async`, an asyncio client of
+    the cache's Redis): let through while Redis is down, counting again once it is back on the
+    same port (empty: its script is loaded again)."""
+    counter = [(f"throttle_{uuid.uuid4().hex}_socket", 2, 60)]
+    monkeypatch.setattr(throttles, "_degraded_warned_at", None)  # said at most once a minute
+    assert throttles.windows_of(throttles.shared_cache()).async_settings is not None
+    redis = start_redis(redis_port)
+    try:
+        assert await throttles.count_async(counter) == 0.0  # the loop's client connects
+
+        stop(redis)
+        with caplog.at_level(logging.WARNING, logger="games.api.throttles"):
+            down = [await throttles.count_async(counter) for _ in range(3)]
+        assert down == [0.0, 0.0, 0.0]
+        assert "throttles degraded" in caplog.text
+
+        redis = start_redis(redis_port)
+        back = [await throttles.count_async(counter) for _ in range(4)]
+        assert back[-1] > 0  # counting again: a limit of 2 refuses the rest
+        assert back.count(0.0) <= 3  # at most the first try meets the connection Redis closed
+    finally:
+        stop(redis)
