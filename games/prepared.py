@@ -245,16 +245,16 @@ class PreparedUpdate(Generic[M]):
         if fields is not None and len(self.fields) != len(fields):
             raise ValueError(f"{model.__name__} has no concrete field among some of {fields}")
         self._sql: dict[str, str] = {}
+        self._lock = threading.Lock()
 
     def _sql_for(self, using: str) -> str:
-        sql = self._sql.get(using)
-        if sql is None:
-            quote = connections[using].ops.quote_name
-            meta = self.model._meta
-            columns = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
-            sql = f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
-            self._sql[using] = sql
-        return sql
+        return _built_once(self._sql, self._lock, using, lambda: self._build_sql(using))
+
+    def _build_sql(self, using: str) -> str:
+        quote = connections[using].ops.quote_name
+        meta = self.model._meta
+        columns = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
+        return f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
 
     def save(self, instance: M, *, using: str | None = None) -> None:
         using = using or instance._state.db or DEFAULT_DB_ALIAS
@@ -285,22 +285,23 @@ class PreparedInsert(Generic[M]):
         self.model = model
         self.fields = _plain_fields(model, lambda f: f is not model._meta.auto_field)
         self._sql: dict[str, tuple[str, bool]] = {}
+        self._lock = threading.Lock()
 
     def _sql_for(self, using: str) -> tuple[str, bool]:
         """The INSERT, and whether it returns the new key itself."""
-        built = self._sql.get(using)
-        if built is None:
-            connection = connections[using]
-            quote = connection.ops.quote_name
-            meta = self.model._meta
-            columns = ", ".join(quote(f.column) for f in self.fields)
-            marks = ", ".join(["%s"] * len(self.fields))
-            sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
-            returns = connection.features.can_return_columns_from_insert
-            if returns:
-                sql += f" RETURNING {quote(meta.pk.column)}"
-            built = self._sql[using] = (sql, returns)
-        return built
+        return _built_once(self._sql, self._lock, using, lambda: self._build_sql(using))
+
+    def _build_sql(self, using: str) -> tuple[str, bool]:
+        connection = connections[using]
+        quote = connection.ops.quote_name
+        meta = self.model._meta
+        columns = ", ".join(quote(f.column) for f in self.fields)
+        marks = ", ".join(["%s"] * len(self.fields))
+        sql = f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})"
+        returns = connection.features.can_return_columns_from_insert
+        if returns:
+            sql += f" RETURNING {quote(meta.pk.column)}"
+        return sql, returns
 
     def create(self, *, using: str = DEFAULT_DB_ALIAS, **values: Any) -> M:
         instance = self.model(**values)
