@@ -14,11 +14,20 @@ Connecting has its own deadline too (`connect_timeout` in the settings' OPTIONS)
 that swallows packets costs seconds, not the system's TCP timeout. The pool gives up its
 retries after `reconnect_timeout`, and the next request starts a new attempt, so attempts go
 on as long as requests come, without the pool's backoff growing to minutes.
+
+A connection the server closed while it waited in the pool (a restart, a failover,
+`idle_session_timeout`, `pg_terminate_backend`) is never handed to a request: the server says
+goodbye on a connection before it closes it, so an idle connection with something to read is
+suspect (`closed_by_server`, one `poll` of its socket, no round trip); it is checked with an
+empty query, and dropped for another if it fails. The request that follows a restart is served
+like any other; only a connection cut with no goodbye (a network that drops it silently) is
+found out by the query that uses it.
 """
 
 from __future__ import annotations
 
 import logging
+import select
 import threading
 import time
 from typing import Any
@@ -64,6 +73,25 @@ def connection_errors(pool: Any) -> int:
     return int(pool.get_stats().get("connections_errors", 0))
 
 
+def closed_by_server(connection: Any) -> bool:
+    """Whether an idle connection can no longer be used: closed on our side, or with something
+    to read from the server (its goodbye, before it closed the socket) and failing an empty
+    query. A healthy idle connection costs one `poll`, with no round trip."""
+    from psycopg_pool import ConnectionPool
+
+    if connection.closed:
+        return True
+    poller = select.poll()
+    try:
+        poller.register(connection.fileno(), select.POLLIN | select.POLLERR | select.POLLHUP)
+        if not poller.poll(0):
+            return False
+        ConnectionPool.check_connection(connection)
+    except Exception:
+        return True
+    return False
+
+
 class FailFastPool:
     """The process's pool as Django sees it: `getconn` as above, everything else the pool's."""
 
@@ -96,6 +124,11 @@ class FailFastPool:
                     raise
                 if OUTAGE.down or time.monotonic() >= deadline:
                     raise
+                continue
+            if closed_by_server(connection):
+                # The pool drops a broken connection given back, and makes a new one.
+                connection.close()
+                self._pool.putconn(connection)
                 continue
             OUTAGE.ended()
             return connection
