@@ -482,11 +482,6 @@ THROTTLE_RATES = {
     "accounts_net": "60/min",
     "guests_ip": "30/min",
     "guests_net": "120/min",
-    # New ranked attempts at one daily, per address and network (a day's window; the idents
-    # carry the daily): a household behind one address still plays, a script making guest
-    # after guest does not fill a board.
-    "ranked_ip": "20/day",
-    "ranked_net": "60/day",
     "renames_player": "10/hour",
     "renames_ip": "60/hour",
     # Hints (REST and the play socket alike): each may search for a second or two of CPU.
@@ -494,6 +489,13 @@ THROTTLE_RATES = {
     "hints_ip": "60/min",
     "hints_net": "120/min",
 }
+
+# Ranked attempts at one daily from one address and from its network (/24, /64): a household or
+# a classroom behind one address all play ranked, a script making guest after guest does not fill
+# a board; past them a new player starts the daily as practice. Counted in the database
+# (games/services/attempts.py), so they hold while Redis is down, unlike the rates above.
+RANKED_STARTS_PER_ADDRESS = env_int("RANKED_STARTS_PER_ADDRESS", 20)
+RANKED_STARTS_PER_NETWORK = env_int("RANKED_STARTS_PER_NETWORK", 60)
 
 # The proxies in front of the app that may say who the client is (X-Forwarded-For).
 NUM_PROXIES = env_int("NUM_PROXIES", 0)

@@ -7,8 +7,7 @@ A view names its scope (`throttle_scope = "moves"`) and uses `THROTTLE_CLASSES` 
 throttle it. A request without a player yet is counted by its address only (the guest it
 creates is new), and, where the view would make a guest of it, in the `guests` scope too. The
 address is the one games/addresses.py trusts; the network, its IPv4 /24 or IPv6 /64. Rates are
-read on every request, so tests can change them with the `settings` fixture. New ranked
-attempts at a daily are counted per address and network (`ranked_start_admit`).
+read on every request, so tests can change them with the `settings` fixture.
 
 Each counter is a sliding window of request times, counted atomically (`count`): in Redis by
 one script for all the counters of a request (one round trip), in another cache (the local
@@ -363,23 +362,6 @@ class ScopeThrottle(SimpleRateThrottle):
 
 #: The scope of creating a guest.
 GUESTS = "guests"
-#: The scope of starting a ranked attempt at one daily (its idents carry the daily's id).
-RANKED = "ranked"
-
-
-def ranked_start_admit(request: Any, daily_id: int) -> bool:
-    """Whether a new ranked attempt at daily `daily_id` may start from this request's address
-    and network (`ranked_ip`, `ranked_net`), counting it if so: many throwaway guests on one
-    address cannot fill a board, while a household behind one address still plays. Past the
-    limit the start is practice (`services.attempt_start`)."""
-    address = addresses.request_address(request)
-    idents: dict[str, str | None] = {
-        kind: f"d{daily_id}:{ident}"
-        for kind, ident in client_idents(None, address).items()
-        if ident
-    }
-    # All or nothing: a start refused for its address does not use up its network's places.
-    return count(counters_for(RANKED, idents), cache=ScopeThrottle.cache, whole=True) == 0.0
 
 
 def scope_wait(base: str, *, player_id: int | None, address: str) -> float:

@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import selectors, services
-from games.api import identity, openapi, throttles
+from games.api import identity, openapi
 from games.api.errors import error_body
 from games.api.parsers import body_size_check
 from games.api.serializers import (
@@ -112,7 +112,6 @@ class DailyAttemptsView(ApiView):
             daily=daily,
             device=identity.device_of(request),
             address=identity.client_address(request),
-            admit=lambda: throttles.ranked_start_admit(request, daily.pk),
         )
         return Response(
             render_state(attempt_state(attempt)),

@@ -4,10 +4,12 @@ a full replay), finishing, resigning, verifying, disqualifying."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+import zlib
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Q
 
 from games import clock, fairplay, signals
 from games.addresses import address_or_none, network_of
@@ -49,7 +51,6 @@ def attempt_start(
     daily: DailyChallenge,
     device: str = "",
     address: str | None = None,
-    admit: Callable[[], bool] | None = None,
 ) -> tuple[Attempt, bool]:
     """Start, or resume, this player's attempt at a daily: ranked today, practice on a past
     day; a future daily is not found. A ranked attempt begun before midnight is resumed while
@@ -60,9 +61,8 @@ def attempt_start(
     One ranked attempt per daily per player, and per device (the browser's device cookie, as
     `device`): a browser that has played today's daily as another player (an account, then a
     guest after logging out) starts practice. `address` is the client's, kept with the attempt
-    (with its network) for the review of held results. `admit`, when given, is asked before a
-    new ranked attempt is made: False starts practice instead (the API's limit of new ranked
-    attempts per address and network)."""
+    (with its network) for the review of held results; past the daily's ranked attempts from
+    that address or its network (`_address_admits`) a new player starts practice."""
     today = clock.today()
     if daily.date > today or not daily.published:
         raise NotFound("There is no such daily yet.", code="daily_not_found")
@@ -84,7 +84,7 @@ def attempt_start(
             attempt = _RANKED_READ.first(player.pk, daily.pk)  # resumed whatever its state
             if attempt is not None:
                 return attempt, False
-            ranked = not _device_played(daily, device) and (admit is None or admit())
+            ranked = not _device_played(daily, device) and _address_admits(daily, address)
         if not ranked:
             attempt = (
                 Attempt.objects.select_for_update()
@@ -127,6 +127,32 @@ def _device_played(daily: DailyChallenge, device: str) -> bool:
 
 #: The insert of every start at a daily (SQL built once).
 _NEW_ATTEMPT: PreparedInsert[Attempt] = PreparedInsert(Attempt)
+
+
+def _address_admits(daily: DailyChallenge, address: str | None) -> bool:
+    """Whether one more ranked attempt at `daily` may start from `address`: at most
+    `RANKED_STARTS_PER_ADDRESS` from it and `RANKED_STARTS_PER_NETWORK` from its network, so
+    that throwaway guests on one address cannot fill a board while a household behind one
+    still plays. Counted in the database, which stores every attempt with its address, so the
+    limit holds whatever else is down; starts from one network at one daily queue for the
+    count (a transaction lock on PostgreSQL; SQLite's writers already take turns)."""
+    known = address_or_none(address)
+    if known is None:
+        return True
+    network = network_of(known)
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
+                [daily.pk % 2**31, zlib.crc32(network.encode()) - 2**31],
+            )
+    counted = Attempt.objects.filter(daily=daily, ranked=True, client_network=network).aggregate(
+        network=Count("id"), address=Count("id", filter=Q(client_address=known))
+    )
+    return (
+        counted["address"] < settings.RANKED_STARTS_PER_ADDRESS
+        and counted["network"] < settings.RANKED_STARTS_PER_NETWORK
+    )
 
 
 def _new_attempt(

@@ -359,36 +359,3 @@ def test_a_player_who_has_a_cookie_starts_without_the_guests_throttle(settings, 
     )
 
     assert started.status_code == 201
-
-
-@pytest.mark.django_db
-def test_ranked_starts_of_one_daily_are_limited_per_address_and_network(settings, daily):
-    from games.models import Attempt
-
-    rates(
-        settings,
-        ranked_ip="3/day",
-        ranked_net="5/day",
-        guests_ip="100/min",
-        starts_ip="100/min",
-        starts_net="100/min",
-    )
-    path = f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/"
-
-    def start(client, address):
-        answer = client.post(path, REMOTE_ADDR=address)
-        return answer.status_code, answer.json()["ranked"]
-
-    household = [APIClient() for _ in range(4)]
-    at_home = [start(p, "198.51.100.40") for p in household]
-    resumed = start(household[0], "198.51.100.40")
-    next_door = [start(APIClient(), "198.51.100.41") for _ in range(3)]
-    elsewhere = start(APIClient(), "198.51.101.1")
-
-    # A household of three plays ranked; the fourth new player there plays practice.
-    assert at_home == [(201, True)] * 3 + [(201, False)]
-    assert resumed == (200, True)  # their own attempt is never counted again
-    # The network's five places: the refused start at home did not use one up.
-    assert next_door == [(201, True), (201, True), (201, False)]
-    assert elsewhere == (201, True)
-    assert Attempt.objects.filter(daily=daily, ranked=True).count() == 6
