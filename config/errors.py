@@ -87,6 +87,10 @@ def is_database_unavailable(exc: BaseException | None) -> bool:
 
 
 def database_unavailable(request: HttpRequest | None) -> HttpResponse:
+    if request is not None:
+        # Django logs every 5xx answer; during an outage the log counts these instead
+        # (config/outagelog.py).
+        request.database_unavailable = True  # type: ignore[attr-defined]
     response = error_response(
         request,
         503,

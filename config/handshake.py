@@ -9,8 +9,8 @@ fails, and each socket ended with an unhandled exception (a traceback in the log
 `UnavailableSockets` wraps the WebSocket application: such an exception, before or after the
 consumer accepted, closes the socket with `CLOSE_UNAVAILABLE` (4503, "try again later",
 docs/api.md), accepting it first if needed so that the code reaches the client. The outages
-are logged by the database backend (config/postgresql/base.py) and the Redis log filter
-(config/redislog.py), once each; other exceptions go on up as before.
+are logged by the outage log filters (config/outagelog.py), once each; other exceptions go on
+up as before.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from config.errors import is_database_unavailable
-from config.redislog import redis_outage_error
+from config.outagelog import redis_outage_error
 from realtime.sockets import CLOSE_UNAVAILABLE
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ class UnavailableSockets:
         except Exception as exc:
             if not is_database_unavailable(exc) and redis_outage_error(exc) is None:
                 raise
-            # With the exception as an argument: the Redis log filter counts it.
+            # With the exception as an argument: the outage log filters count it.
             logger.info("socket %s closed, a service is unavailable: %r", scope.get("path"), exc)
             if seen["closed"]:
                 return

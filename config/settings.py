@@ -224,11 +224,19 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    # A database outage (and with REDIS_URL, a Redis one, below) is logged when it begins and
+    # when it ends, with a count of the errors held back each minute in between, not once per
+    # failed request; what anyone can cause at will is one line (config/outagelog.py).
+    "filters": {
+        "database_outage": {"()": "config.outagelog.DatabaseOutageFilter"},
+        "one_line": {"()": "config.outagelog.OneLineFilter"},
+    },
     "handlers": {
         "stderr": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
             "formatter": "plain",
+            "filters": ["database_outage"],
         },
     },
     # Libraries' warnings and errors (django-redis' ignored exceptions among them).
@@ -236,6 +244,8 @@ LOGGING = {
     "loggers": {
         # Unhandled exceptions are logged by django.request at ERROR, with the traceback.
         "django": {"handlers": [], "level": "WARNING", "propagate": True},
+        # A request with a Host this site does not serve: a 400 and one line, no traceback.
+        "django.security.DisallowedHost": {"filters": ["one_line"], "level": "WARNING"},
         "games": {"level": LOG_LEVEL},
         "leaderboards": {"level": LOG_LEVEL},
         "config": {"level": LOG_LEVEL},
@@ -311,11 +321,12 @@ REDIS_DRIVER_INFO = redis.DriverInfo(lib_version=redis.__version__)
 
 if REDIS_URL:
     # A Redis outage is logged when it begins and when it ends, with a count of the errors held
-    # back each minute in between, not once per failed call (config/redislog.py).
-    LOGGING["filters"] = {
-        "redis_outage": {"()": "config.redislog.RedisOutageFilter", "url": REDIS_URL}
+    # back each minute in between, not once per failed call (config/outagelog.py).
+    LOGGING["filters"]["redis_outage"] = {  # type: ignore[index]
+        "()": "config.outagelog.RedisOutageFilter",
+        "url": REDIS_URL,
     }
-    LOGGING["handlers"]["stderr"]["filters"] = ["redis_outage"]  # type: ignore[index]
+    LOGGING["handlers"]["stderr"]["filters"].append("redis_outage")  # type: ignore[index]
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "realtime.layer.ReaderChannelLayer",

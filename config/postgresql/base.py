@@ -4,11 +4,11 @@ Django's backend asks the pool for a connection and waits up to the pool's `time
 one: right when the pool is busy for a moment, wrong when PostgreSQL is down, when every
 request (and every socket handshake) would wait the whole 5 s before its 503. This backend
 tells the two apart by the pool's own failed connection attempts: a wait during which the
-pool's attempt to connect fails ends at once, and means the database is down (`Outage.down`,
-logged once); a busy pool is waited for to the end. From then on a request waits at most
-`FAST_SECONDS` (enough for a connection the pool has just made, so the first request after the
-database is back gets it) and answers 503 at once otherwise; the first connection had again
-ends the outage (logged).
+pool's attempt to connect fails ends at once, and means the database is down (`Outage.down`;
+the log's outage, config/outagelog.py); a busy pool is waited for to the end. From then on a
+request waits at most `FAST_SECONDS` (enough for a connection the pool has just made, so the
+first request after the database is back gets it) and answers 503 at once otherwise; the first
+connection had again ends it.
 
 Connecting has its own deadline too (`connect_timeout` in the settings' OPTIONS): an address
 that swallows packets costs seconds, not the system's TCP timeout. The pool gives up its
@@ -34,7 +34,8 @@ from typing import Any
 
 from django.db.backends.postgresql import base
 
-logger = logging.getLogger("config.database")
+# The log's database outage (config/outagelog.py) starts with this logger's first error.
+logger = logging.getLogger("config.database.pool")
 
 #: Seconds a request waits for a connection while the database is known to be down.
 FAST_SECONDS = 0.25
@@ -55,7 +56,9 @@ class Outage:
         with self.lock:
             if self.since is None:
                 self.since = time.monotonic()
-                logger.error("database unreachable, answering 503 until it is back: %s", error)
+                logger.error(
+                    "database unreachable, answering 503 at once until it is back: %r", error
+                )
 
     def ended(self) -> None:
         if self.since is None:
@@ -63,7 +66,7 @@ class Outage:
         with self.lock:
             if self.since is not None:
                 seconds, self.since = time.monotonic() - self.since, None
-                logger.warning("database reachable again after %.1f s", seconds)
+                logger.info("the pool connected again after %.1f s", seconds)
 
 
 OUTAGE = Outage()

@@ -126,6 +126,15 @@ def test_the_database_unreachable_then_back(start_server, test_database):
             assert status == 200, state
         assert state["status"] == "won"
 
+        # The outage in the log: its beginning and its end, once each, and no traceback for
+        # any of the requests refused meanwhile.
+        wait_until(
+            lambda: "database reachable again" in server.log(), timeout=30, what="the end logged"
+        )
+        log = server.log()
+        assert log.count("database unreachable") == 1
+        assert "Traceback" not in log, log[:4000]
+
         attempt = Attempt.objects.select_related("daily__deal").get(pk=state["id"])
         assert attempt.moves == answered == certificate
         assert attempt.next_seq == attempt.move_count == len(certificate)
@@ -160,5 +169,16 @@ def test_a_database_address_that_never_answers(start_server, test_database):
         )
         assert "server_error" not in server.log()
         assert server.log().count("database unreachable") == 1
+        assert "Traceback" not in server.log()
     finally:
         swallow.close()
+
+
+def test_a_request_for_a_host_the_site_does_not_serve_is_one_line(start_server):
+    server = start_server()
+    player = server.client()
+    for _ in range(5):
+        status, _ = player.call("GET", "/api/dailies/", headers={"Host": "evil.example"})
+        assert status == 400
+    lines = [line for line in server.log().splitlines() if "evil.example" in line]
+    assert len(lines) == 5 and "Traceback" not in server.log()
