@@ -17,7 +17,7 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -306,11 +306,14 @@ class HeldAttemptAdmin(ReadOnlyAdmin, DisqualifyAdmin):
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
-        attempt = (
-            Attempt.objects.select_related("player", "daily__deal")
-            .filter(pk=unquote(object_id))
-            .first()
-        )
+        try:
+            attempt = (
+                Attempt.objects.select_related("player", "daily__deal")
+                .filter(pk=unquote(object_id))
+                .first()
+            )
+        except (ValueError, ValidationError):  # an id that is no number names no attempt
+            attempt = None
         if attempt is None:
             return self._redirect_to_queue(request, "There is no such attempt.")
         if not self.has_view_permission(request, attempt):

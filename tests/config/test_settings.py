@@ -258,7 +258,7 @@ def test_throttle_rates_have_defaults_and_each_can_be_set_from_the_environment()
     changed = rates(THROTTLE_GUESTS_NET="7/min", THROTTLE_RENAMES_PLAYER="3/hour")
 
     assert defaults["starts_net"] == "600/min"
-    assert defaults["guests_ip"] == "30/min"
+    assert defaults["guests_ip"] == "60/min"
     assert defaults["guests_net"] == "120/min"
     assert defaults["renames_player"] == "10/hour"
     assert defaults["renames_ip"] == "60/hour"

@@ -359,3 +359,26 @@ def test_a_player_who_has_a_cookie_starts_without_the_guests_throttle(settings, 
     )
 
     assert started.status_code == 201
+
+
+def test_a_classroom_behind_one_address_plays_at_a_brisk_pace_with_the_default_rates():
+    # Fifty players behind one address (a school's or an office's NAT, a carrier's), each
+    # moving one and a half times a second for a minute: none is refused. One script there
+    # alone still meets its own player's rate.
+    from django.core.cache import caches
+
+    cache = caches["default"]
+    refused = 0
+    for tick in range(120):  # half seconds
+        now = 1_000_000.0 + tick / 2
+        for player in range(50):
+            if tick % 4 == 3:
+                continue  # three moves in every two seconds
+            idents = throttles.client_idents(player + 1, "198.51.100.77")
+            refused += (
+                throttles.count(throttles.counters_for("moves", idents), cache=cache, now=now) > 0
+            )
+    assert refused == 0
+    one = throttles.counters_for("moves", throttles.client_idents(999, "198.51.100.78"))
+    waits = [throttles.count(one, cache=cache, now=2_000_000.0 + i / 100) for i in range(700)]
+    assert waits[:600] == [0.0] * 600 and all(wait > 0 for wait in waits[600:])

@@ -642,3 +642,22 @@ def test_the_deals_offered_for_a_day_are_the_schedulable_ones():
     assert set(approved_deals("masterpiece")) == set(Deal.objects.schedulable())
     assert offered in approved_deals("masterpiece")
     assert emptied not in approved_deals("masterpiece")
+
+
+@pytest.mark.parametrize("object_id", ["abc", "99999999", "1%2F2"])
+def test_every_admin_page_of_one_object_answers_an_id_that_is_no_object(admin_client, object_id):
+    from django.apps import apps
+    from django.contrib import admin
+
+    seen = 0
+    for model in apps.get_models():
+        if not admin.site.is_registered(model):
+            continue
+        for pattern in admin.site.get_model_admin(model).get_urls():
+            if "object_id" not in str(pattern.pattern) or not pattern.name:
+                continue
+            seen += 1
+            address = reverse(f"admin:{pattern.name}", args=[object_id])
+            for page in (admin_client.get(address), admin_client.post(address)):
+                assert page.status_code in (302, 403, 404, 405), (pattern.name, page.status_code)
+    assert seen >= 10

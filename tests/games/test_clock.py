@@ -40,3 +40,9 @@ def test_a_site_served_to_other_machines_refuses_an_offset():
         CLOCK_OFFSET_SECONDS="60", ALLOWED_HOSTS="patience.example", SECRET_KEY=strong_key()
     )
     assert "CLOCK_OFFSET_SECONDS" in error and "refused" in error
+
+
+@pytest.mark.parametrize("offset", ["nan", "inf", "-inf", "1e300", "864001", "-864001", "soon"])
+def test_an_offset_that_is_no_number_of_at_most_ten_days_is_refused(offset):
+    error = settings_error(CLOCK_OFFSET_SECONDS=offset, SECRET_KEY=strong_key())
+    assert "CLOCK_OFFSET_SECONDS" in error and "ImproperlyConfigured" in error
