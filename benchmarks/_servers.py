@@ -43,9 +43,11 @@ EMPTY_PATH = "/api/bench/empty/"
 BENCH_SETTINGS = {"DJANGO_SETTINGS_MODULE": "benchmarks._settings"}
 
 #: Every throttle scope and kind of the settings (THROTTLE_RATES), raised for benchmarks.
-THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "renames", "ranked")
+THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "renames")
 THROTTLE_KINDS = ("player", "ip", "net")
 RAISED_RATE = "10000000/min"
+#: The ranked attempts an address and a network may start at a daily, raised likewise.
+RAISED_LIMIT = "10000000"
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,7 @@ class Servers:
         for scope in THROTTLE_SCOPES:
             for kind in THROTTLE_KINDS:
                 env[f"THROTTLE_{scope.upper()}_{kind.upper()}"] = RAISED_RATE
+        env["RANKED_STARTS_PER_ADDRESS"] = env["RANKED_STARTS_PER_NETWORK"] = RAISED_LIMIT
         env.update(self.extra_env)
         return env
 

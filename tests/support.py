@@ -58,6 +58,8 @@ SETTINGS_VARIABLES = (
     "HTTPS",
     "HSTS_SECONDS",
     "NUM_PROXIES",
+    "RANKED_STARTS_PER_ADDRESS",
+    "RANKED_STARTS_PER_NETWORK",
     "STATIC_MANIFEST",
     "STATIC_ROOT",
     "LOG_LEVEL",
@@ -66,7 +68,8 @@ SETTINGS_VARIABLES = (
 #: Django's own, which a subprocess does not inherit either (the settings module is set anew).
 DJANGO_VARIABLES = ("DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE")
 
-#: Every test request comes from 127.0.0.1: the throttles would otherwise get in the way.
+#: Every test request comes from 127.0.0.1: the throttles (and the ranked attempts an address
+#: may start) would otherwise get in the way.
 RAISED_THROTTLES = {
     f"THROTTLE_{scope}": "100000/min"
     for scope in (
@@ -79,12 +82,10 @@ RAISED_THROTTLES = {
         "ACCOUNTS_NET",
         "GUESTS_IP",
         "GUESTS_NET",
-        "RANKED_IP",
-        "RANKED_NET",
         "RENAMES_PLAYER",
         "RENAMES_IP",
     )
-}
+} | {"RANKED_STARTS_PER_ADDRESS": "100000", "RANKED_STARTS_PER_NETWORK": "100000"}
 
 
 def clean_env(**overrides: str) -> dict[str, str]:

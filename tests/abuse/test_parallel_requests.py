@@ -93,7 +93,7 @@ def test_guests_and_starts_in_parallel_stay_within_their_limits_on_postgres_and_
         NUM_PROXIES="1",
         THROTTLE_GUESTS_IP="20/min",
         THROTTLE_STARTS_IP="25/min",
-        THROTTLE_RANKED_IP="10/day",
+        RANKED_STARTS_PER_ADDRESS="10",
     )
     today_path = f"/api/dailies/munger/{daily.date.isoformat()}/attempts/"
 
