@@ -39,4 +39,11 @@ app.conf.beat_schedule = {
         "schedule": crontab(minute="*/10"),
         "options": {"expires": 9 * 60},
     },
+    "ensure-race-deals": {
+        # Every ten minutes, between the others: the races' own supply of certified deals is
+        # topped up, a few solves at a time (races.services.race_deals_ensure).
+        "task": "races.tasks.ensure_race_deals",
+        "schedule": crontab(minute="5-59/10"),
+        "options": {"expires": 9 * 60},
+    },
 }

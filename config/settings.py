@@ -45,6 +45,9 @@ local-memory cache and Celery in eager mode.
                           (default INFO)
     SERVER_BIND           set by the server process, never by hand: where it listens
                           (config/serving.py), which the DEBUG guard above rests on
+    RACE_DEALS            certified deals kept ready for races, per game: dealt and solved in
+                          the background, apart from the dailies' (races/services.py; default
+                          8; 0: no supply, a race with no deal chosen takes a past daily's)
     THROTTLE_<SCOPE>_<KIND>  a throttle rate, e.g. THROTTLE_MOVES_PLAYER=600/min; the scopes and
                           kinds with their defaults are in THROTTLE_RATES below
 
@@ -414,6 +417,11 @@ HINT_SECONDS = {
     "munger": env_int("HINT_MS_MUNGER", 2000) / 1000,
     "masterpiece": env_int("HINT_MS_MASTERPIECE", 1000) / 1000,
 }
+# Certified deals kept ready for races, per game (races/services.py, `race_deals_ensure`): dealt
+# and solved a few at a time on the solve queue, never taken from the dailies' spares.
+RACE_DEALS = env_int("RACE_DEALS", 8)
+if RACE_DEALS < 0:
+    raise ImproperlyConfigured(f"RACE_DEALS must be 0 or more, not {RACE_DEALS}")
 
 # --- Auth -----------------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -174,8 +174,10 @@ def solution(request: HttpRequest, game: str, date: str) -> HttpResponse:
     """The solver's line of a past daily, step by step, as JSON for the play page's replay
     (`games.selectors.daily_solution`). Today's and future days are 404, and so is yesterday's
     until its ranked play has ended (`DailyChallenge.ranked_until`): the line is never shown
-    while a ranked attempt of its daily may still move. A past day's line never changes, so
-    browsers may keep it."""
+    while a ranked attempt of its daily may still move. Nor to a player the games' refusals
+    turn away (`selectors.solution_check`: a racer while a race on the deal runs, 409
+    `solution_race`). A past day's line never changes, so browsers may keep it (by cookie:
+    whether it is shown depends on who asks)."""
     day = clock.date_from_text(date)
     daily = (
         DailyChallenge.objects.select_related("deal")
@@ -189,8 +191,13 @@ def solution(request: HttpRequest, game: str, date: str) -> HttpResponse:
         return JsonResponse(
             {"code": "not_found", "detail": "No solver's line for that day (yet)."}, status=404
         )
+    try:
+        selectors.solution_check(daily=daily, player=_player(request))
+    except ServiceError as refusal:
+        return JsonResponse({"code": refusal.code, "detail": refusal.detail}, status=refusal.status)
     response = JsonResponse(selectors.daily_solution(daily=daily))
     patch_cache_control(response, public=True, max_age=3600)
+    patch_vary_headers(response, ["Cookie"])
     return response
 
 

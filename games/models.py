@@ -59,7 +59,8 @@ GameName = models.TextChoices(
 
 class DealQuerySet(models.QuerySet):
     def certified(self) -> DealQuerySet:
-        """Solved with a certificate and not rejected: may be approved and scheduled."""
+        """Solved with a certificate and not rejected: may be approved and scheduled, or
+        raced when it was dealt for races (`Curation.RACES`: never approved)."""
         return self.filter(solver_status=Deal.SolverStatus.SOLVED, par__isnull=False).exclude(
             curation=Deal.Curation.REJECTED
         )
@@ -85,6 +86,9 @@ class Deal(models.Model):
         CANDIDATE = "candidate"
         APPROVED = "approved"
         REJECTED = "rejected"
+        #: Dealt for races (races/services.py, the races' supply): shown to players outside
+        #: the daily schedule, so never approved and never a daily (`services.deal_approve`).
+        RACES = "races", "Dealt for races"
 
     game = models.CharField(max_length=16, choices=GameName.choices)
     seed = models.CharField(

@@ -14,10 +14,11 @@ it takes, in this order:
    its weekday wants unless the fit is not found before it comes close.
 
 It never replaces a daily (an admin's choice wins), never schedules an unsolvable or unknown
-deal, and keeps every candidate it dealt: unsolvable ones rejected, unknown ones as candidates
-(neither is tried again), solved ones as spares for other days. Two runs at once are safe: the
-chosen deal is locked while it is scheduled, and the unique (game, date) constraint lets only
-one daily in; the loser keeps the winner's.
+deal, nor one dealt for races (`race_candidate_request` deals those, kept apart), and keeps
+every candidate it dealt: unsolvable ones rejected, unknown ones as candidates (neither is tried
+again), solved ones as spares for other days. Two runs at once are safe: the chosen deal is
+locked while it is scheduled, and the unique (game, date) constraint lets only one daily in; the
+loser keeps the winner's.
 """
 
 from __future__ import annotations
@@ -255,11 +256,13 @@ def _kept(game: str, date: dt.date, *, dealt: int = 0) -> DayOutcome | None:
 
 
 def _pool(game: str) -> QuerySet[Deal]:
-    """Solved deals of `game` never scheduled: approved ones, and the scheduler's spares."""
+    """Solved deals of `game` never scheduled: approved ones, and the scheduler's spares; never
+    a deal dealt for races (`Deal.Curation.RACES`: players have seen it)."""
     return (
         Deal.objects.certified()
         .filter(game=game)
         .filter(Q(curation=Deal.Curation.APPROVED) | Q(dealt_by_scheduler=True))
+        .exclude(curation=Deal.Curation.RACES)
         .filter(dailies__isnull=True)
         .defer("certificate", "solver_stats")
     )
@@ -270,6 +273,20 @@ def _candidate_deal(game: str) -> Deal | None:
         return services.deal_create(game=game, seed=seed_new(game), dealt_by_scheduler=True)
     except Conflict:  # dealt before: that deal is not tried again
         return None
+
+
+def race_candidate_request(game: str) -> Deal | None:
+    """A new candidate for the races' supply (races/services.py, `race_deals_ensure`): a random
+    seed dealt as the scheduler deals its own (`seed_new`), but as a deal for races
+    (`Deal.Curation.RACES`: never approved, never a daily, never one of the scheduler's spares),
+    and its solve asked of the `solve_deal` task after commit (`services.deal_request_solve`,
+    on the `solve` queue), with a candidate's budget (`candidate_seconds`). None when the seed
+    was dealt before (that deal is not tried again)."""
+    try:
+        deal = services.deal_create(game=game, seed=seed_new(game), for_races=True)
+    except Conflict:
+        return None
+    return services.deal_request_solve(deal=deal, time_limit=candidate_seconds(game))
 
 
 def _candidate_solve(deal: Deal) -> bool:

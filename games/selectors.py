@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
@@ -242,11 +242,24 @@ def line_positions(
     return start, steps
 
 
+#: Refusals that apps above `games` add in their `ready()`: each is called with a daily whose
+#: solver's line is asked for and the player asking (None: a visitor with no player), before it
+#: is shown, and may refuse with a ServiceError (a race refuses its racers while it runs).
+solution_refusals: list[Callable[[DailyChallenge, Player | None], None]] = []
+
+
+def solution_check(*, daily: DailyChallenge, player: Player | None) -> None:
+    """Whether `player` may read `daily`'s solver's line (`daily_solution`): every refusal of
+    `solution_refusals` is asked, and the first to refuse raises its ServiceError."""
+    for refuse in solution_refusals:
+        refuse(daily, player)
+
+
 def daily_solution(*, daily: DailyChallenge) -> dict[str, Any]:
     """The solver's line of a daily, step by step, for the replay of a day that is over:
     `{"game", "date", "par", "start", "steps"}` (`line_positions` of the deal's certificate).
     Callers must not serve it while its day runs: the fair-play checks count on nobody having
-    seen the line (docs/fair-play.md).
+    seen the line (docs/fair-play.md); nor to a player `solution_check` refuses.
     """
     start, steps = line_positions(daily.game, daily.deal.deal_string, daily.deal.certificate)
     return {

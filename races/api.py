@@ -207,7 +207,8 @@ class RacesView(ApiView):
             "A race on a past daily's deal (`date`; never a daily whose ranked play still "
             "runs: 409 `daily_running`), on the deal of one of your games (`attempt`: a past "
             "daily's, or a certified deal played in practice, else 409 `daily_running` or "
-            "`not_certified`) or on a fresh certified deal, for 2 to 8 players. "
+            "`not_certified`) or on a fresh certified deal (the races' own supply, else a past "
+            "daily's; never a spare kept for the dailies), for 2 to 8 players. "
             "Share `/challenge/<code>/`; the link lets people in for 7 days. You are its first "
             "racer. A guest is made for a request without a player."
         ),
@@ -217,7 +218,10 @@ class RacesView(ApiView):
             400: _error("`invalid`, `bad_date`."),
             403: E403_CSRF,
             404: _error("`unknown_game`, `daily_not_found`, `attempt_not_found`."),
-            409: _error("`daily_running`, `not_certified`, or `no_deal` (no deal to race on yet)."),
+            409: _error(
+                "`daily_running`, `not_certified`, or `no_deal` (no deal to race on yet: try "
+                "again shortly)."
+            ),
             413: E413,
             429: E429,
         },

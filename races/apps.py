@@ -9,9 +9,14 @@ class RacesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # A racer's progress follows play (receivers connect on import).
+        # A racer's progress follows play, and the races' supply of deals is topped up when a
+        # race takes one (receivers connect on import).
+        from games import selectors as game_selectors
         from games.services import hints
-        from races import receivers, services  # noqa: F401
+        from races import receivers, selectors, services, tasks  # noqa: F401
 
+        # Racers get neither hints nor the solver's line of the deal they race while it runs.
         if services.hint_refuse not in hints.hint_refusals:
             hints.hint_refusals.append(services.hint_refuse)
+        if selectors.solution_refuse not in game_selectors.solution_refusals:
+            game_selectors.solution_refusals.append(selectors.solution_refuse)

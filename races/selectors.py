@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from games import clock
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Attempt, DailyChallenge, Deal, Player
 from games.selectors import attempt_get, line_positions
+from games.services import STALE_CLAIM
 from leaderboards.ranking import competition_ranks, entry
 from races.codes import code_valid
 from races.models import Race, Racer
@@ -74,6 +75,74 @@ def attempt_race_offer(*, attempt_id: int, player: Player) -> dict[str, Any]:
     except Conflict as refusal:
         return {"raceable": False, "reason": refusal.code}
     return {"raceable": True, "reason": None}
+
+
+# -- the races' supply of deals --------------------------------------------------------------------
+
+
+def race_deals_ready(*, game: str) -> QuerySet[Deal]:
+    """The races' own supply of `game`, ready to race, oldest first: deals dealt for races
+    (`Deal.Curation.RACES`: never a daily, never one of the scheduler's spares), certified, and
+    in no race yet (each is raced once)."""
+    return (
+        Deal.objects.certified()
+        .filter(game=game, curation=Deal.Curation.RACES)
+        .exclude(pk__in=Race.objects.values("deal_id"))
+        .order_by("pk")
+    )
+
+
+def _recent() -> tuple[Q, Q]:
+    """(solve under way, solve lost) for deals: a request or a claim younger than
+    `STALE_CLAIM` is under way; an older one, pending or claimed, was lost with its message or
+    its worker."""
+    since = clock.now() - STALE_CLAIM
+    pending = Q(solver_status=Deal.SolverStatus.PENDING)
+    solving = Q(solver_status=Deal.SolverStatus.SOLVING)
+    under_way = (pending & Q(solve_requested_at__gte=since)) | (
+        solving & Q(solve_started_at__gte=since)
+    )
+    return under_way, (pending | solving) & ~under_way
+
+
+def race_deals_solving(*, game: str) -> QuerySet[Deal]:
+    """Deals for races of `game` whose solve was asked for lately and is not done yet (on the
+    solve queue, or being solved)."""
+    under_way, _ = _recent()
+    return Deal.objects.filter(game=game, curation=Deal.Curation.RACES).filter(under_way)
+
+
+def race_deals_lost(*, game: str) -> QuerySet[Deal]:
+    """Deals for races of `game` whose solve was asked for long ago and never came (the task
+    lost with a broker, the worker dead), oldest first: to be asked for again."""
+    _, lost = _recent()
+    return Deal.objects.filter(game=game, curation=Deal.Curation.RACES).filter(lost).order_by("pk")
+
+
+# -- what a racer may not read while racing --------------------------------------------------------
+
+
+def racing_on_deal(*, player_id: int, game: str, deal_string: str) -> bool:
+    """Whether the player is a racer (present or gone: a racer may come back) in a race on this
+    deal that runs: from its start until it is over (`Race.Status.RACING`)."""
+    return Racer.objects.filter(
+        player_id=player_id,
+        race__status=Race.Status.RACING,
+        race__deal__game=game,
+        race__deal__deal_string=deal_string,
+    ).exists()
+
+
+def solution_refuse(daily: DailyChallenge, player: Player | None) -> None:
+    """No solver's line of a deal to its racers while their race runs (409 `solution_race`):
+    one of `games.selectors.solution_refusals`, for the line of a past daily being raced."""
+    if player is None or player.pk is None:
+        return
+    if racing_on_deal(player_id=player.pk, game=daily.game, deal_string=daily.deal.deal_string):
+        raise Conflict(
+            "You are racing on this deal: its solver's line is shown to you once the race is over.",
+            code="solution_race",
+        )
 
 
 # -- races ---------------------------------------------------------------------------------------

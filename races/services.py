@@ -6,6 +6,10 @@ next version and, after commit, sends `race_changed` with the race's public view
 (`races.selectors.race_public`): the live side sends it on as it is. A racer's move is not a
 change of the race: it writes the racer's own row and their own next version, and after commit
 sends `racers_progressed` with that racer's figures alone (`racers_moved`).
+
+A race on no deal of the maker's choice takes one of the races' own supply of certified deals
+(`race_deals_ensure` keeps it topped up, on the solve queue, apart from the dailies' spares),
+else a past daily's deal.
 """
 
 from __future__ import annotations
@@ -16,18 +20,20 @@ import functools
 import random
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
-from games import clock, fairplay, services
+from games import clock, fairplay, scheduling, services
+from games.engine.solver import candidate_seconds
 from games.errors import Conflict, Forbidden, Malformed, ServiceError
-from games.models import Attempt, DailyChallenge, Deal, Player
+from games.models import Attempt, DailyChallenge, Deal, GameName, Player
 from games.selectors import daily_get, game_check
-from games.signals import send_on_commit
+from games.signals import send_now, send_on_commit
 from games.state import position
 from races import selectors
 from races.codes import code_new
 from races.models import COUNTDOWN_SECONDS, LIFETIME, RACERS_MAX, RACERS_MIN, Race, Racer
-from races.signals import race_changed, racers_progressed
+from races.signals import race_changed, race_deals_wanted, racers_progressed
 
 
 class Gone(ServiceError):
@@ -50,20 +56,74 @@ def _past_dailies(game: str) -> list[DailyChallenge]:
 
 
 def _fresh_deal(game: str, used: set[int]) -> tuple[Deal, DailyChallenge | None]:
-    """A deal none of `used`: a certified spare of the scheduler, taken out of its pool for
-    good (`services.deal_take_spare`), else a past daily's deal at random."""
-    spare = services.deal_take_spare(game=game)
-    if spare is not None:
-        return spare, None
+    """A deal none of `used`: one of the races' own supply (`selectors.race_deals_ready`),
+    else a past daily's deal at random; never a spare of the scheduler (those keep tomorrow's
+    daily certain). Either way the supply is topped up (`race_deals_wanted`): after commit when
+    a race took one of its deals, at once when there was none (a refusal rolls back this
+    transaction, and what it would have sent after its commit)."""
+    deal = (
+        selectors.race_deals_ready(game=game)
+        .exclude(pk__in=used)
+        .select_for_update(skip_locked=True)
+        .first()
+    )
+    if deal is not None:
+        send_on_commit(race_deals_wanted, game=game)
+        return deal, None
+    send_now(race_deals_wanted, game=game)
     dailies = [d for d in _past_dailies(game) if d.deal_id not in used]
     if not dailies:
-        raise Conflict(
-            f"There is no {game} deal to race on yet: no spare certified deal, and no past "
-            "daily whose day is over.",
-            code="no_deal",
-        )
+        raise _no_deal(game)
     daily = random.choice(dailies)
     return daily.deal, daily
+
+
+def _no_deal(game: str) -> Conflict:
+    """409 `no_deal`: neither a deal of the races' supply nor a past daily. When a supply is
+    kept (`RACE_DEALS`), deals for races are on their way."""
+    title = GameName(game).label
+    if settings.RACE_DEALS > 0:
+        detail = (
+            f"No {title} deal is ready to race on yet: new deals for races are being dealt and "
+            "proven winnable. Please try again in a minute."
+        )
+    else:
+        detail = (
+            f"There is no {title} deal to race on yet: no deal for races, and no past daily "
+            "whose day is over."
+        )
+    return Conflict(detail, code="no_deal")
+
+
+#: Solves of new deals for races asked of the solve queue at once, per game: the dailies' par
+#: proofs, on the same queue, wait behind no more than these.
+TOP_UP_BATCH = 2
+
+
+def race_deals_ensure(*, game: str, target: int | None = None, batch: int = TOP_UP_BATCH) -> int:
+    """Top up the races' own supply of `game` toward `target` deals ready to race (the
+    `RACE_DEALS` setting), a few at a time: while fewer than `batch` of its solves are under
+    way, new candidates are dealt as the scheduler deals its own and solved by the `solve_deal`
+    task on the solve queue (`scheduling.race_candidate_request`), a solve that was lost is
+    asked for again first, and solves under way count as deals to come. Never takes or deals a
+    spare of the scheduler. Returns how many solves it asked for: 0 when the supply is full or
+    `batch` solves are under way (the `ensure_race_deals` task; with eager Celery the solves
+    run inline, so whoever calls it again gets the next few)."""
+    game_check(game)
+    target = settings.RACE_DEALS if target is None else target
+    ready = selectors.race_deals_ready(game=game).count()
+    solving = selectors.race_deals_solving(game=game).count()
+    room = min(target - ready - solving, batch - solving)
+    if room <= 0:
+        return 0
+    asked = 0
+    for lost in selectors.race_deals_lost(game=game)[:room]:
+        services.deal_request_solve(deal=lost, time_limit=candidate_seconds(game))
+        asked += 1
+    while asked < room:
+        scheduling.race_candidate_request(game)  # None: a seed dealt before, not tried again
+        asked += 1
+    return asked
 
 
 def _racing_daily(game: str, date: dt.date) -> DailyChallenge:
@@ -499,6 +559,14 @@ def race_rematch(*, code: str, player: Player) -> tuple[Race, bool]:
 
 
 def hint_refuse(attempt: Attempt) -> None:
-    """No hints in a race (`games.services.hints.hint_refusals`): friends race on their own."""
+    """No hints in a race, nor on the deal of a race the player is in while it runs, whatever
+    the attempt (`games.services.hints.hint_refusals`): friends race on their own."""
     if Racer.objects.filter(attempt_id=attempt.pk).exists():
         raise Conflict("No hints in a race: every racer plays on their own.", code="hints_race")
+    if selectors.racing_on_deal(
+        player_id=attempt.player_id, game=attempt.game, deal_string=attempt.deal_string
+    ):
+        raise Conflict(
+            "You are racing on this deal: no hints on it until the race is over.",
+            code="hints_race",
+        )

@@ -8,9 +8,13 @@
   their own version: `id`, `version`, `moves`, `foundation_cards`, `foundations` (the picture:
   per suit its top card and count) and `seconds`, as their entry of the race's view names them
   (`races.services.racers_moved`: one signal for the moves written together).
+- `race_deals_wanted(game)`: a race took a deal of the races' supply of `game`, or found none
+  ready: the supply is to be topped up (`races.tasks`: the `ensure_race_deals` task, or a
+  thread where no worker runs).
 """
 
 from django.dispatch import Signal
 
 race_changed = Signal()
 racers_progressed = Signal()
+race_deals_wanted = Signal()

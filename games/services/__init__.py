@@ -45,7 +45,6 @@ from games.services.deals import (
     deal_set_notes,
     deal_solve,
     deal_store_solution,
-    deal_take_spare,
     difficulty_cuts_apply,
 )
 from games.services.hints import HintAnswer, attempt_hint
@@ -109,7 +108,6 @@ __all__ = [
     "deal_store_solution",
     "difficulty_cuts_apply",
     "difficulty_cuts_apply",
-    "deal_take_spare",
     "player_create_guest",
     "player_link_user",
     "player_rename",

@@ -15,7 +15,7 @@ from games.difficulty import LEVELS, METHOD, level_of_stats
 from games.engine import MalformedError, game_class, replay
 from games.engine.solver import SolveResult, prove_par, solve
 from games.errors import Conflict, Malformed
-from games.models import DailyChallenge, Deal, DifficultyCuts, seed_text
+from games.models import Deal, DifficultyCuts, seed_text
 from games.selectors import game_check
 
 DEFAULT_SOLVE_SECONDS = 60
@@ -35,12 +35,16 @@ def deal_create(
     deal_string: str | None = None,
     notes: str = "",
     dealt_by_scheduler: bool = False,
+    for_races: bool = False,
 ) -> Deal:
     """A new candidate deal from a seed or a pasted deal string (exactly one), validated by the
-    engine. The same layout twice is refused."""
+    engine. The same layout twice is refused. `for_races`: a deal of the races' supply
+    (`Deal.Curation.RACES`), never to be approved or scheduled."""
     game_check(game)
     if (seed is None) == (deal_string is None):
         raise Malformed("Give either a seed or a deal string.", code="seed_or_deal")
+    if for_races and dealt_by_scheduler:
+        raise Malformed("A deal for races is not a spare of the scheduler.", code="invalid")
     try:
         cls = game_class(game)
         text = cls.deal_for_seed(seed) if seed is not None else deal_string
@@ -60,6 +64,7 @@ def deal_create(
                 deal_string=text,
                 notes=notes,
                 dealt_by_scheduler=dealt_by_scheduler,
+                curation=Deal.Curation.RACES if for_races else Deal.Curation.CANDIDATE,
             )
     except IntegrityError:  # created meanwhile by someone else
         raise Conflict("This deal exists already.", code="deal_exists") from None
@@ -210,6 +215,13 @@ def deal_lower_par(*, deal_id: int, line: list[str]) -> Deal | None:
 
 
 def deal_approve(*, deal: Deal, by: Any = None, system: bool = False) -> Deal:
+    races = Deal.objects.filter(pk=deal.pk, curation=Deal.Curation.RACES).exists()
+    if races or deal.curation == Deal.Curation.RACES:
+        raise Conflict(
+            "This deal was dealt for races: players have seen it outside the daily schedule, "
+            "so it is never approved for a daily.",
+            code="deal_for_races",
+        )
     if not deal.is_certified:
         raise Conflict(
             "Only a solved deal with a certificate can be approved.", code="not_certified"
@@ -239,31 +251,6 @@ def deal_set_notes(*, deal: Deal, notes: str) -> Deal:
     deal.notes = notes.strip()
     deal.save(update_fields=["notes"])
     return deal
-
-
-#: What a spare taken by `deal_take_spare` says in its notes.
-TAKEN_NOTE = "Dealt to players outside the daily schedule (a challenge); never to be scheduled."
-
-
-def deal_take_spare(*, game: str) -> Deal | None:
-    """A certified spare of the scheduler (a candidate it dealt and solved, never on a daily),
-    taken out of its pool for good (`dealt_by_scheduler` off, a note said why), so that a deal
-    shown to some players never becomes a daily later. None when there is no spare."""
-    with transaction.atomic():
-        deal = (
-            Deal.objects.certified()
-            .filter(game=game, dealt_by_scheduler=True, curation=Deal.Curation.CANDIDATE)
-            .exclude(pk__in=DailyChallenge.objects.values("deal_id"))
-            .select_for_update(skip_locked=True)
-            .order_by("?")
-            .first()
-        )
-        if deal is None:
-            return None
-        deal.dealt_by_scheduler = False
-        deal.notes = f"{deal.notes}\n{TAKEN_NOTE}".strip()
-        deal.save(update_fields=["dealt_by_scheduler", "notes"])
-        return deal
 
 
 def difficulty_cuts_apply(*, game: str, cuts: Sequence[float], days: int) -> DifficultyCuts:

@@ -10,7 +10,7 @@ import pytest
 from benchmarks.fairplay import reordered
 from games import clock, services
 from games.errors import Conflict, Forbidden, NotFound
-from games.models import Attempt, Deal
+from games.models import Attempt
 from leaderboards import selectors as board_selectors
 from races import selectors
 from races import services as races
@@ -61,16 +61,7 @@ def test_yesterdays_daily_waits_for_the_end_of_its_grace(alice, monkeypatch):
     assert races.race_make(player=alice, game="masterpiece", date=yesterday.date).daily_id
 
 
-def test_a_fresh_deal_is_a_spare_taken_out_of_the_schedulers_pool(alice, today_daily):
-    spare = factories.certified_deal("masterpiece", approve=False)
-    Deal.objects.filter(pk=spare.pk).update(dealt_by_scheduler=True)
-    race = races.race_make(player=alice, game="masterpiece")
-    assert race.deal_id == spare.pk and race.daily_id is None
-    spare.refresh_from_db()
-    assert not spare.dealt_by_scheduler  # never to be scheduled now that players have it
-
-
-def test_without_a_spare_a_fresh_deal_is_a_past_dailys_never_a_running_one(
+def test_without_a_race_deal_a_fresh_deal_is_a_past_dailys_never_a_running_one(
     alice, today_daily, past_daily
 ):
     race = races.race_make(player=alice, game="masterpiece")
@@ -81,6 +72,7 @@ def test_no_deal_at_all_is_a_clear_refusal(alice, today_daily):
     with pytest.raises(Conflict) as caught:
         races.race_make(player=alice, game="masterpiece")
     assert caught.value.code == "no_deal"
+    assert "try again" in caught.value.detail  # deals for races are on their way
 
 
 @pytest.mark.parametrize("capacity", [1, 9, True, "4"])
