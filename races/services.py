@@ -333,6 +333,9 @@ def _start_if_all_ready(race: Race) -> None:
 
 
 def _start(race: Race) -> None:
+    """The countdown begins. Whoever left the lobby gave their place up: they are no racers of
+    this race, and may no more join it than a newcomer."""
+    race.racers.filter(gone=True).delete()
     now = clock.now()
     race.status = Race.Status.RACING
     race.started_at = now

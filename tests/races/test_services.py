@@ -120,6 +120,22 @@ def test_a_leaver_is_shown_gone_and_comes_back(alice, bob, past_daily):
     assert names(race, gone=False) == ["alice", "bob"]
 
 
+def test_who_left_the_lobby_cannot_join_once_the_race_has_started(alice, bob, carol, past_daily):
+    race = races.race_make(player=alice, game="masterpiece", date=past_daily.date)
+    races.race_join(code=race.code, player=bob)
+    races.race_join(code=race.code, player=carol)
+    races.race_leave(code=race.code, player=carol)
+    races.race_start(code=race.code, player=alice)
+
+    with pytest.raises(Conflict) as refused:
+        races.race_join(code=race.code, player=carol)
+    assert refused.value.code == "race_started"
+    with pytest.raises(Conflict) as newcomer:
+        races.race_join(code=race.code, player=factories.player("dave"))
+    assert newcomer.value.code == "race_started"
+    assert names(race) == ["alice", "bob"]
+
+
 def test_the_maker_leaving_hands_the_start_to_the_next_racer(alice, bob, carol, past_daily):
     race = races.race_make(player=alice, game="masterpiece", date=past_daily.date)
     races.race_join(code=race.code, player=bob)
