@@ -43,7 +43,7 @@ EMPTY_PATH = "/api/bench/empty/"
 BENCH_SETTINGS = {"DJANGO_SETTINGS_MODULE": "benchmarks._settings"}
 
 #: Every throttle scope and kind of the settings (THROTTLE_RATES), raised for benchmarks.
-THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "renames")
+THROTTLE_SCOPES = ("starts", "moves", "accounts", "guests", "races", "renames")
 THROTTLE_KINDS = ("player", "ip", "net")
 RAISED_RATE = "10000000/min"
 #: The ranked attempts an address and a network may start at a daily, raised likewise.

@@ -514,6 +514,10 @@ THROTTLE_RATES = {
     "accounts_net": "60/min",
     "guests_ip": "60/min",  # a classroom arriving at once
     "guests_net": "120/min",
+    # Races looked up by their code (a race's page, its replays): a code is its key, so no one
+    # tries them by the hundred; a classroom in one race reloads its pages freely.
+    "races_ip": "300/min",
+    "races_net": "1200/min",
     "renames_player": "10/hour",
     "renames_ip": "60/hour",
     # Hints (REST and the play socket alike): each may search for a second or two of CPU.

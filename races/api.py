@@ -264,6 +264,8 @@ class RaceOfferView(ApiView):
 
 
 class RaceView(ApiView):
+    throttle_scope = "races"
+
     @_race_op(
         "race_get",
         "A race",
@@ -403,6 +405,8 @@ class RaceRematchView(ApiView):
 
 
 class RaceReplaysView(ApiView):
+    throttle_scope = "races"
+
     @_race_op(
         "race_replays",
         "The racers' games, to replay",

@@ -82,6 +82,8 @@ RAISED_THROTTLES = {
         "ACCOUNTS_NET",
         "GUESTS_IP",
         "GUESTS_NET",
+        "RACES_IP",
+        "RACES_NET",
         "RENAMES_PLAYER",
         "RENAMES_IP",
     )

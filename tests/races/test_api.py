@@ -147,3 +147,27 @@ def test_replays_show_each_finished_game_as_its_racer_saw_it(alice, bob, monkeyp
         "alice",
         "bob",
     ]
+
+
+def test_looking_races_up_by_code_is_throttled_per_address(settings, alice, past_daily):
+    # A race's code is its key: one address trying codes by the hundred is stopped, and so is
+    # one asking for the replays of codes it guesses.
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "races_ip": "5/min",
+        },
+    }
+    race = races.race_make(player=alice, game="masterpiece", date=past_daily.date)
+    guesser = client_of()
+    answers = [
+        guesser.get(f"/api/races/{code}/", REMOTE_ADDR="203.0.113.50").status_code
+        for code in ["AAAAAAAA", "BBBBBBBB", race.code, "CCCCCCCC", "DDDDDDDD", race.code]
+    ]
+    replays = guesser.get(f"/api/races/{race.code}/replays/", REMOTE_ADDR="203.0.113.50")
+    elsewhere = client_of().get(f"/api/races/{race.code}/", REMOTE_ADDR="198.51.100.50")
+
+    assert answers == [404, 404, 200, 404, 404, 429]
+    assert replays.status_code == 429 and replays.json()["code"] == "throttled"
+    assert elsewhere.status_code == 200
