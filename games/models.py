@@ -480,6 +480,13 @@ class Attempt(models.Model):
         indexes = [
             models.Index(fields=["daily", "ranked", "status"]),
             models.Index(fields=["player", "status"]),
+            # The ranked attempts of a daily from one network, counted at each ranked start
+            # (games/services/attempts.py).
+            models.Index(
+                fields=["daily", "client_network"],
+                condition=Q(ranked=True),
+                name="attempt_ranked_by_network",
+            ),
         ]
 
     def __str__(self) -> str:
