@@ -13,8 +13,8 @@ process. This wrapper (config/asgi.py) reads the body first, outside any slot:
   start: else 408, and the connection is closed.
 
 A body within the limit and on time is handed on to Django unchanged. A slow client then costs
-its connection only; the reverse proxy in front bounds connections and slow headers
-(docs/deployment.md).
+its connection only; the server bounds a request's head in size and time (config/serving.py),
+and the reverse proxy in front the connections of each client (docs/deployment.md).
 
 The limits, in bytes, by path: `API_MAX_BODY_BYTES` for /api/ (16 KiB), `ADMIN_MAX_BODY_BYTES`
 for /admin/ (1 MiB), `MAX_BODY_BYTES` for everything else (64 KiB), all in config/settings.py.
