@@ -114,6 +114,7 @@ class Servers:
         extra_env: dict[str, str] | None = None,
         database: str | None = None,
         redis_url: str = REDIS_URL,
+        postgres_port: int = 5432,
     ) -> None:
         self.setup = setup
         #: This instance's own: its database's and its Redis keys' names carry it.
@@ -122,6 +123,7 @@ class Servers:
         #: The servers' REDIS_KEY_PREFIX: the start of every key and channel group they keep.
         self.key_prefix = f"bench{self.tag}"
         self.redis_url = redis_url
+        self.postgres_port = postgres_port
         self.extra_env = extra_env or {}
         self.base_port = base_port
         self.days = days
@@ -139,7 +141,9 @@ class Servers:
 
     @property
     def database_url(self) -> str:
-        return f"postgres://{PG_USER}@{PG_HOST}:5432/{self.database}" if self.setup.postgres else ""
+        if not self.setup.postgres:
+            return ""
+        return f"postgres://{PG_USER}@{PG_HOST}:{self.postgres_port}/{self.database}"
 
     def env(self) -> dict[str, str]:
         env = {
@@ -194,14 +198,17 @@ class Servers:
         self.refuse_if_busy()  # before anything is dropped, whoever calls prepare()
         if self.setup.postgres:
             self.drop_database()
-            _run(["createdb", "-h", PG_HOST, "-U", PG_USER, self.database])
+            _run(["createdb", *self._pg_where(), self.database])
             redis_forget(self.redis_url, self.key_prefix)
         self.manage("migrate", "--noinput", "-v", "0")
         self.manage("schedule_dailies", "--days", str(self.days), "--candidates", "2")
 
     def drop_database(self) -> None:
         if self.setup.postgres:
-            _run(["dropdb", "-h", PG_HOST, "-U", PG_USER, "--if-exists", "--force", self.database])
+            _run(["dropdb", *self._pg_where(), "--if-exists", "--force", self.database])
+
+    def _pg_where(self) -> list[str]:
+        return ["-h", PG_HOST, "-p", str(self.postgres_port), "-U", PG_USER]
 
     def dailies(self, date: str | None = None) -> list[dict[str, Any]]:
         """The dailies of `date` (default: the real UTC today): game, date, id, deal string

@@ -1,11 +1,13 @@
-"""Soak: players, watchers and strangers on two server processes for N minutes, through a Redis
-restart and a web process killed and started again.
+"""Soak: players, watchers and strangers on two server processes for N minutes, through the
+app's database connections cut, a Redis restart, a web process killed and started again, and a
+quiet PostgreSQL restart.
 
 Run: `.venv/bin/python benchmarks/soak.py [--minutes 10] [--players 8] [--watchers 10]`.
 
 What runs (all on loopback, with services of its own: a `redis-server` on a free port, started,
-killed and started again by the script, and a PostgreSQL database of its own, `patience_soak`,
-made, migrated, given today's dailies and dropped at the end; the shared Redis is not touched):
+killed and started again by the script, and a PostgreSQL cluster of its own on a free port
+(tests/support.py's `PostgresServer`), holding the database `patience_soak`, made, migrated,
+given today's dailies and removed at the end; the shared PostgreSQL and Redis are not touched):
 
 - two uvicorn processes (`python -m config.serving`, production settings, as benchmarks/_servers.py
   starts them) on ports 18470 and 18471;
@@ -18,14 +20,18 @@ made, migrated, given today's dailies and dropped at the end; the shared Redis i
 - a stranger whose handshakes are refused: another site's Origin (4403), an attempt that does not
   exist and an unknown path (4404);
 - a health poller asking each process's `/healthz/` every second;
-- at 40% of the time Redis is killed (SIGKILL) and started again 10 s later on its port, empty;
-  at 60% web process 1 is killed (SIGKILL) and started again at once.
+- at 20% of the time PostgreSQL ends every connection of the app (`pg_terminate_backend`, as an
+  operator, a failover or `idle_session_timeout` does): no request may fail for it;
+- at 40% Redis is killed (SIGKILL) and started again 10 s later on its port, empty;
+- at 60% web process 1 is killed (SIGKILL) and started again at once;
+- at 80% PostgreSQL is restarted quietly (`pg_ctl restart -m fast`, as for maintenance).
 
 It prints: moves acknowledged (answered 200 or `state` for their seq, or found stored by the
 first state after a lost answer) against moves stored in the database (the sum of the attempts'
 move counts: they must be equal); the health answers by phase (200 is required whenever the
 database and Redis are up, except while the killed process is down and for `GRACE_SECONDS` after
-Redis answers again); the errors by kind; ERROR lines in the servers' logs; and each server
+Redis or PostgreSQL answers again); the errors by kind, and those outside the outage windows
+(the same windows: there must be none); ERROR lines in the servers' logs; and each server
 process's resident memory (RSS) `WARM_SECONDS` after it started and at the end, against the bound
 `RSS_BOUND_MIB` of growth.
 """
@@ -51,7 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _servers import Servers, Setup, machine, table  # noqa: E402
 
-from tests.support import RedisServer  # noqa: E402
+from tests.support import PostgresServer, RedisServer  # noqa: E402
 
 SOAK = Setup("PostgreSQL + Redis (own), 2 processes", postgres=True, processes=2)
 DATABASE = "patience_soak"
@@ -82,13 +88,27 @@ class Soak:
     health: Counter = field(default_factory=Counter)
     unhealthy: list[str] = field(default_factory=list)
     games: int = 0
-    # Phases: when Redis was down, when process 1 was down (monotonic times).
+    # Phases: when Redis was down, when process 1 was down, when PostgreSQL restarted
+    # (monotonic times).
     redis_down: tuple[float, float] = (0.0, 0.0)
     web_down: tuple[float, float] = (0.0, 0.0)
+    database_down: tuple[float, float] = (0.0, 0.0)
+    #: When the app's connections were ended, and how many there were.
+    terminated: tuple[float, int] = (0.0, 0)
     rss_warm: dict[int, float] = field(default_factory=dict)
+    #: Every client-side error with its time.
+    failures: list[tuple[float, str]] = field(default_factory=list)
 
     def running(self) -> bool:
         return time.monotonic() < self.until
+
+    def fail(self, kind: str) -> None:
+        self.errors[kind] += 1
+        self.failures.append((time.monotonic(), kind))
+
+    def outside_outages(self) -> Counter:
+        """The errors met while every service was up (none may be)."""
+        return Counter(kind for when, kind in self.failures if phase(self, -1, when) == UP)
 
     def url(self, n: int) -> str:
         return self.servers.urls[n % len(self.servers.urls)]
@@ -103,16 +123,16 @@ async def new_game(soak: Soak, url: str, client: httpx.AsyncClient, daily: dict)
     try:
         answer = await client.post(f"{url}/api/players/", json={})
         if answer.status_code not in (200, 201):
-            soak.errors[f"new guest {answer.status_code}"] += 1
+            soak.fail(f"new guest {answer.status_code}")
             return None
         answer = await client.post(
             f"{url}/api/dailies/{daily['game']}/{daily['date']}/attempts/", json={}
         )
         if answer.status_code not in (200, 201):
-            soak.errors[f"start {answer.status_code}"] += 1
+            soak.fail(f"start {answer.status_code}")
             return None
     except httpx.HTTPError as exc:
-        soak.errors[f"start {type(exc).__name__}"] += 1
+        soak.fail(f"start {type(exc).__name__}")
         return None
     return answer.json()
 
@@ -139,13 +159,13 @@ async def play_rest(soak: Soak, client, url: str, line: list, state: dict, pace:
                 f"{url}/api/attempts/{state['id']}/moves/", json={"seq": seq, "move": line[seq]}
             )
         except httpx.HTTPError as exc:
-            soak.errors[f"REST move {type(exc).__name__} (sent again)"] += 1
+            soak.fail(f"REST move {type(exc).__name__} (sent again)")
             continue
         if answer.status_code == 200 and answer.json()["version"] == seq + 1:
             soak.acked += 1
             seq += 1
         else:
-            soak.errors[f"REST move {answer.status_code} (sent again)"] += 1
+            soak.fail(f"REST move {answer.status_code} (sent again)")
     return seq >= len(line)
 
 
@@ -172,17 +192,17 @@ async def play_socket(soak: Soak, client, url: str, line: list, state: dict, pac
                     await ws.send(json.dumps({"type": "move", "seq": seq, "move": line[seq]}))
                     answer = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
                     if answer.get("type") != "state":
-                        soak.errors[f"socket move {answer.get('code')}"] += 1
+                        soak.fail(f"socket move {answer.get('code')}")
                         break
                     if answer["state"]["version"] == seq + 1:
                         soak.acked += 1
                         seq, sent = seq + 1, None
         except ConnectionClosed as exc:
             code = exc.rcvd.code if exc.rcvd else None
-            soak.errors[f"play socket closed {code} (opened again)"] += 1
+            soak.fail(f"play socket closed {code} (opened again)")
             await asyncio.sleep(1 + random.random())
         except (OSError, TimeoutError, Exception) as exc:
-            soak.errors[f"play socket {type(exc).__name__} (opened again)"] += 1
+            soak.fail(f"play socket {type(exc).__name__} (opened again)")
             await asyncio.sleep(1 + random.random())
     return seq >= len(line)
 
@@ -211,7 +231,7 @@ async def watcher(soak: Soak, n: int) -> None:
             soak.watches[f"closed {exc.rcvd.code if exc.rcvd else None}"] += 1
             await asyncio.sleep(1)
         except (OSError, TimeoutError, Exception) as exc:
-            soak.errors[f"watcher {type(exc).__name__}"] += 1
+            soak.fail(f"watcher {type(exc).__name__}")
             await asyncio.sleep(1)
 
 
@@ -244,23 +264,32 @@ async def stranger(soak: Soak) -> None:
         try:
             code = await close_code(url, path, origin or url)
         except Exception as exc:
-            soak.errors[f"stranger {type(exc).__name__}"] += 1
+            soak.fail(f"stranger {type(exc).__name__}")
             await asyncio.sleep(0.5)
             continue
         soak.refused[f"{what}: {code}"] += 1
         if code != expected:
-            soak.errors[f"stranger {what}: {code}, not {expected}"] += 1
+            soak.fail(f"stranger {what}: {code}, not {expected}")
         await asyncio.sleep(0.5)
 
 
+UP = "database and Redis up"
+
+
+def within(window: tuple[float, float], now: float, grace: float) -> bool:
+    began, ended = window
+    return bool(began) and now >= began and (not ended or now < ended + grace)
+
+
 def phase(soak: Soak, n: int, now: float) -> str:
-    down_from, down_to = soak.redis_down
-    if down_from and now >= down_from and (not down_to or now < down_to + GRACE_SECONDS):
+    """What was down at `now` for process `n` (-1: for any process)."""
+    if within(soak.redis_down, now, GRACE_SECONDS):
         return "Redis down (or just back)"
-    web_from, web_to = soak.web_down
-    if n == 1 and web_from and now >= web_from and (not web_to or now < web_to):
+    if within(soak.database_down, now, GRACE_SECONDS):
+        return "PostgreSQL restarting (or just back)"
+    if n in (1, -1) and within(soak.web_down, now, GRACE_SECONDS if n == -1 else 0.0):
         return "process 1 killed"
-    return "database and Redis up"
+    return UP
 
 
 async def health_poller(soak: Soak) -> None:
@@ -275,7 +304,7 @@ async def health_poller(soak: Soak) -> None:
                     outcome = type(exc).__name__
                 when = phase(soak, n, began)
                 soak.health[(when, outcome)] += 1
-                if when == "database and Redis up" and not outcome.startswith("200 ok"):
+                if when == UP and not outcome.startswith("200 ok"):
                     soak.unhealthy.append(f"{began - soak.until:+.0f} s p{n}: {outcome}")
             await asyncio.sleep(1)
 
@@ -292,26 +321,55 @@ async def warm_rss(soak: Soak, n: int) -> None:
     soak.rss_warm[n] = rss_mib(soak.servers.procs[n].pid)
 
 
-async def faults(soak: Soak, redis: RedisServer, started: float, minutes: float) -> RedisServer:
+def say(started: float, what: str) -> None:
+    print(f"# {time.monotonic() - started:.0f} s: {what}", file=sys.stderr, flush=True)
+
+
+async def faults(
+    soak: Soak, redis: RedisServer, postgres: PostgresServer, started: float, minutes: float
+) -> RedisServer:
     total = minutes * 60
+    await asyncio.sleep(max(0.0, started + 0.2 * total - time.monotonic()))
+    ended = await asyncio.to_thread(terminate_the_apps_connections, soak.servers)
+    soak.terminated = (time.monotonic(), ended)
+    say(started, f"PostgreSQL ended the app's {ended} connections")
+
     await asyncio.sleep(max(0.0, started + 0.4 * total - time.monotonic()))
-    print(f"# {time.monotonic() - started:.0f} s: Redis killed", file=sys.stderr, flush=True)
+    say(started, "Redis killed")
     soak.redis_down = (time.monotonic(), 0.0)
     redis.stop()
     await asyncio.sleep(REDIS_DOWN_SECONDS)
     redis = await asyncio.to_thread(RedisServer(redis.port).start)
     soak.redis_down = (soak.redis_down[0], time.monotonic())
-    print(f"# {time.monotonic() - started:.0f} s: Redis back", file=sys.stderr, flush=True)
+    say(started, "Redis back")
 
     await asyncio.sleep(max(0.0, started + 0.6 * total - time.monotonic()))
-    print(f"# {time.monotonic() - started:.0f} s: process 1 killed", file=sys.stderr, flush=True)
+    say(started, "process 1 killed")
     soak.web_down = (time.monotonic(), 0.0)
     soak.servers.kill(1)
     await asyncio.to_thread(soak.servers.start_one, 1)
     soak.web_down = (soak.web_down[0], time.monotonic())
-    print(f"# {time.monotonic() - started:.0f} s: process 1 back", file=sys.stderr, flush=True)
+    say(started, "process 1 back")
     asyncio.create_task(warm_rss(soak, 1))
+
+    await asyncio.sleep(max(0.0, started + 0.8 * total - time.monotonic()))
+    say(started, "PostgreSQL restarting")
+    soak.database_down = (time.monotonic(), 0.0)
+    await asyncio.to_thread(postgres.restart)
+    soak.database_down = (soak.database_down[0], time.monotonic())
+    say(started, "PostgreSQL back")
     return redis
+
+
+def terminate_the_apps_connections(servers: Servers) -> int:
+    """End every connection to the soak's database but this one, as the server does."""
+    return servers.django(
+        "from django.db import connection\n"
+        "with connection.cursor() as cursor:\n"
+        "    cursor.execute('SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity'\n"
+        "        ' WHERE datname = current_database() AND pid <> pg_backend_pid()')\n"
+        "    print(json.dumps(cursor.fetchone()[0]))"
+    )
 
 
 def stored_moves(servers: Servers) -> dict:
@@ -325,8 +383,14 @@ def stored_moves(servers: Servers) -> dict:
 
 async def soak_run(args: argparse.Namespace) -> None:
     redis = RedisServer().start()
+    postgres = PostgresServer().start()
     servers = Servers(
-        SOAK, base_port=BASE_PORT, database=DATABASE, redis_url=redis.url, quiet=False
+        SOAK,
+        base_port=BASE_PORT,
+        database=DATABASE,
+        redis_url=redis.url,
+        postgres_port=postgres.port,
+        quiet=False,
     )
     try:
         with servers:
@@ -338,7 +402,7 @@ async def soak_run(args: argparse.Namespace) -> None:
                 tasks.append(asyncio.create_task(player(soak, n, args.pace, n % 2 == 1)))
             tasks += [asyncio.create_task(watcher(soak, n)) for n in range(args.watchers)]
             tasks += [asyncio.create_task(stranger(soak)), asyncio.create_task(health_poller(soak))]
-            redis = await faults(soak, redis, started, args.minutes)
+            redis = await faults(soak, redis, postgres, started, args.minutes)
             await asyncio.gather(*tasks)
             rss_end = {n: rss_mib(proc.pid) for n, proc in enumerate(servers.procs)}
             stored = stored_moves(servers)
@@ -346,6 +410,7 @@ async def soak_run(args: argparse.Namespace) -> None:
             report(soak, args, stored, rss_end, servers, log_errors)
     finally:
         redis.stop()
+        postgres.stop()
 
 
 def report(soak, args, stored, rss_end, servers, log_lines) -> None:
@@ -396,6 +461,13 @@ def report(soak, args, stored, rss_end, servers, log_lines) -> None:
             [[k, v] for k, v in soak.errors.most_common()] or [["none", 0]],
         )
     )
+    outside = soak.outside_outages()
+    print(
+        f"\nPostgreSQL ended the app's {soak.terminated[1]} connections "
+        "(no window: nothing may fail for it)"
+    )
+    verdict = "none" if not outside else ", ".join(f"{k} {v}" for k, v in outside.most_common())
+    print(f"errors while every service was up: {verdict}")
     errors = [line for line in log_lines if " ERROR " in line or line.startswith("ERROR:")]
     tracebacks = sum(line.startswith("Traceback") for line in log_lines)
     print(f"\nserver logs: {len(log_lines)} lines, {len(errors)} at ERROR, {tracebacks} tracebacks")

@@ -29,6 +29,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -351,6 +352,71 @@ class RedisServer:
     def stop(self) -> None:
         """SIGKILL: Redis vanishes as when its machine dies."""
         kill(self.process)
+
+
+# -- PostgreSQL of the run's own -------------------------------------------------------------
+
+
+class PostgresServer:
+    """A PostgreSQL cluster of its own in a temporary folder, on a free port of 127.0.0.1
+    (trust authentication for `postgres`), that can be restarted as an operator would; only
+    this one is. Debian's server binaries; run as the `postgres` user when this is root
+    (PostgreSQL refuses to run as root)."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="patience-pg-"))
+        self.data = self.folder / "data"
+        self.log = self.folder / "server.log"
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+        if not found:
+            raise RuntimeError("no PostgreSQL server binaries under /usr/lib/postgresql")
+        self.bin = found[-1].parent
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def _run(self, *argv: str, timeout: float = 120) -> None:
+        command = [str(self.bin / argv[0]), *argv[1:]]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=timeout)
+
+    def _pg_ctl(self, action: str, *options: str) -> None:
+        self._run(
+            "pg_ctl",
+            action,
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-w",
+            "-t",
+            "60",
+            *options,
+        )
+
+    def start(self) -> PostgresServer:
+        if not self.data.exists():
+            if os.geteuid() == 0:
+                shutil.chown(self.folder, "postgres", "postgres")
+            self._run(
+                "initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8"
+            )
+        listen = f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories="
+        self._pg_ctl("start", "-o", listen)
+        return self
+
+    def restart(self) -> None:
+        """A quiet restart, as for maintenance: fast shutdown (every connection closed, the
+        data kept), then up again on the same port."""
+        self._pg_ctl("restart", "-m", "fast")
+
+    def stop(self) -> None:
+        if self.data.exists():
+            with contextlib.suppress(subprocess.SubprocessError):
+                self._pg_ctl("stop", "-m", "immediate")
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 # -- a Celery worker -------------------------------------------------------------------------
