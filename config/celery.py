@@ -3,10 +3,10 @@
 Its settings are the `CELERY_*` names in `config.settings`: a Redis broker when REDIS_URL is set,
 otherwise eager mode (tasks run inline, in the caller's process).
 
-Worker: `celery -A config worker -Q celery,solve -l info` (both queues: the solver's jobs go to
-`solve`, and a worker that does not listen there leaves them waiting; a deployment may give
-`solve` workers of their own, as docker-compose.yml does); scheduler: `celery -A config beat -l
-info`. Run
+Worker: `celery -A config worker -Q celery,solve,checks -l info` (every queue: the solver's
+jobs go to `solve` and the fair-play measures to `checks`, and a worker that does not listen
+there leaves them waiting; a deployment gives `solve` and `checks` workers of their own, as
+docker-compose.yml does); scheduler: `celery -A config beat -l info`. Run
 exactly one beat process per deployment: each beat sends every scheduled task, so two would
 send each one twice (harmless, as the tasks are idempotent, but wasted solver time).
 """

@@ -52,10 +52,12 @@ local-memory cache and Celery in eager mode.
                           kinds with their defaults are in THROTTLE_RATES below
 
 Celery workers: the solver's jobs have a queue of their own ("solve"), so a long solve never
-holds up other jobs. Run one worker per queue:
+holds up other jobs, and the fair-play measures of top results another ("checks"), so that they
+never wait behind par proofs. Run one worker per queue:
 
     celery -A config worker -Q celery          # everything else (scheduling, ...)
     celery -A config worker -Q solve -c 1      # solving deals, one at a time
+    celery -A config worker -Q checks -c 1     # measuring top results, one at a time
     celery -A config beat                      # exactly one per deployment
 """
 
@@ -402,11 +404,12 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Solving a deal may take minutes: it has its own queue and worker (see the docstring above).
+# Solving a deal may take minutes: it has its own queue and worker, and so do the measures of
+# top results (see the docstring above).
 CELERY_TASK_ROUTES = {
     "games.tasks.solve_deal": {"queue": "solve"},
     "games.tasks.prove_deal_par": {"queue": "solve"},
-    "games.tasks.check_perfection": {"queue": "solve"},
+    "games.tasks.check_perfection": {"queue": "checks"},
 }
 # The solver's long jobs asked for by signals (par proofs, perfection checks): "queue", or
 # "background" (a thread; the default with eager Celery, which has no worker), or "off".

@@ -29,7 +29,7 @@ ENV_EXAMPLE = REPO / ".env.example"
 DOCKERIGNORE = REPO / ".dockerignore"
 
 #: The services built from this repository's Dockerfile.
-APP_SERVICES = ("migrate", "web", "worker", "solver", "beat")
+APP_SERVICES = ("migrate", "web", "worker", "solver", "checker", "beat")
 #: What the image provides besides the packages of requirements.txt: the base image's Python,
 #: and sh for the default command.
 BASE_EXECUTABLES = {"python", "sh"}
@@ -280,7 +280,7 @@ def test_dependencies_name_their_condition():
 def test_app_services_wait_for_their_backing_services_and_the_migrations():
     all_services = services()
     assert set(all_services["migrate"]["depends_on"]) >= {"db"}
-    for name in ("web", "worker", "solver"):
+    for name in ("web", "worker", "solver", "checker"):
         assert set(all_services[name]["depends_on"]) == {"db", "redis", "migrate"}, name
     assert set(all_services["beat"]["depends_on"]) >= {"redis", "migrate"}
 
@@ -403,17 +403,22 @@ def test_beat_keeps_its_schedule_on_a_writable_volume():
     assert f"install -d -o app -g app {Path(schedule).parent}" in runs
 
 
-def test_workers_split_the_queues():
-    worker, solver = command("worker"), command("solver")
-    assert worker[:4] == solver[:4] == ["celery", "-A", "config", "worker"]
+def test_workers_split_the_queues(settings):
+    worker, solver, checker = command("worker"), command("solver"), command("checker")
+    assert worker[:4] == solver[:4] == checker[:4] == ["celery", "-A", "config", "worker"]
     assert option(worker, "--queues") == "celery"
     assert option(solver, "--queues") == "solve"
-    assert option(solver, "--concurrency") == "1"
-    # The solver's limits leave room for the longest solve the task accepts.
+    assert option(checker, "--queues") == "checks"
+    assert option(solver, "--concurrency") == option(checker, "--concurrency") == "1"
+    # Every queue a task is routed to has its worker.
+    routed = {route["queue"] for route in settings.CELERY_TASK_ROUTES.values()}
+    assert routed == {"solve", "checks"}
+    # The limits leave room for the longest run a task accepts.
     from games.tasks import HARD_LIMIT, SOFT_LIMIT
 
-    assert int(option(solver, "--soft-time-limit")) >= SOFT_LIMIT
-    assert int(option(solver, "--time-limit")) >= HARD_LIMIT
+    for one in (solver, checker):
+        assert int(option(one, "--soft-time-limit")) >= SOFT_LIMIT
+        assert int(option(one, "--time-limit")) >= HARD_LIMIT
 
 
 def test_the_solve_task_is_routed_to_the_solvers_queue(settings):
@@ -421,7 +426,7 @@ def test_the_solve_task_is_routed_to_the_solvers_queue(settings):
 
 
 def test_celery_health_checks_ping_their_own_node():
-    expected = {"worker": "celery", "solver": "solver", "beat": "celerybeat"}
+    expected = {"worker": "celery", "solver": "solver", "checker": "checker", "beat": "celerybeat"}
     for name, node in expected.items():
         argv = command(name)
         hostname = option(argv, "--hostname")
