@@ -240,13 +240,13 @@ def test_the_cache_on_redis_fails_fast_and_is_ignored_when_down():
     assert values["DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS"] is True
 
 
-def test_solving_has_a_celery_queue_of_its_own():
+def test_solving_and_fair_plays_measures_have_celery_queues_of_their_own():
     routes = settings_of(["CELERY_TASK_ROUTES"])["CELERY_TASK_ROUTES"]
 
     assert routes == {
         "games.tasks.solve_deal": {"queue": "solve"},
         "games.tasks.prove_deal_par": {"queue": "solve"},
-        "games.tasks.check_perfection": {"queue": "solve"},
+        "games.tasks.check_perfection": {"queue": "checks"},
     }
 
 
