@@ -48,6 +48,11 @@ local-memory cache and Celery in eager mode.
     RACE_DEALS            certified deals kept ready for races, per game: dealt and solved in
                           the background, apart from the dailies' (races/services.py; default
                           8; 0: no supply, a race with no deal chosen takes a past daily's)
+    RANKED_STARTS_PER_ADDRESS  ranked attempts at one daily from one household: an address, an
+                          IPv6 /64 (default 4); past it a new guest is refused the daily
+                          until its day is over, a player with an account is not
+    RANKED_STARTS_PER_NETWORK  the same from one /24 or IPv6 /64 network (default 12)
+    RANKED_STARTS_PER_NETWORK56  the same from one IPv6 /56 (default RANKED_STARTS_PER_NETWORK)
     THROTTLE_<SCOPE>_<KIND>  a throttle rate, e.g. THROTTLE_MOVES_PLAYER=600/min; the scopes and
                           kinds with their defaults are in THROTTLE_RATES below
 
@@ -529,12 +534,17 @@ THROTTLE_RATES = {
     "hints_net": "120/min",
 }
 
-# Ranked attempts at one daily from one address and from its network (/24, /64): a household or
-# a classroom behind one address all play ranked, a script making guest after guest does not fill
-# a board; past them a new player starts the daily as practice. Counted in the database
-# (games/services/attempts.py), so they hold while Redis is down, unlike the rates above.
-RANKED_STARTS_PER_ADDRESS = env_int("RANKED_STARTS_PER_ADDRESS", 20)
-RANKED_STARTS_PER_NETWORK = env_int("RANKED_STARTS_PER_NETWORK", 60)
+# Ranked attempts at one daily from one household (an address; an IPv6 /64, since a home's
+# devices each take addresses of their own in it and change them), from its network (/24, /64)
+# and from an IPv6 /56 (what a provider gives one customer: many /64s): a household plays ranked,
+# a person clearing cookies for guest after guest does not keep the best of many rows. Past
+# them a new guest is refused the daily (409 `daily_address_full`) until its day is over; a
+# player with an account is not (a classroom behind one address signs in), and still counts.
+# Counted in the database (games/services/attempts.py), so they hold while Redis is down,
+# unlike the rates above.
+RANKED_STARTS_PER_ADDRESS = env_int("RANKED_STARTS_PER_ADDRESS", 4)
+RANKED_STARTS_PER_NETWORK = env_int("RANKED_STARTS_PER_NETWORK", 12)
+RANKED_STARTS_PER_NETWORK56 = env_int("RANKED_STARTS_PER_NETWORK56", RANKED_STARTS_PER_NETWORK)
 
 # The proxies in front of the app that may say who the client is (X-Forwarded-For).
 NUM_PROXIES = env_int("NUM_PROXIES", 0)

@@ -76,6 +76,29 @@ def refusal_sentences() -> dict[str, str]:
     }
 
 
+def start_refusal_sentences() -> dict[str, str]:
+    """A sentence per reason the start of a daily still played for the boards is refused (409,
+    games/errors.py), keyed `start_<code>`, `{until}` the end of its ranked play: the play page
+    says it instead of drawing a table (the view, and frontend/static/frontend/game/game.js when
+    the start itself is refused)."""
+    return {
+        "start_daily_played_here": _(
+            "You have played today’s daily from this browser; it opens for practice once its "
+            "day is over ({until})."
+        ),
+        "start_daily_address_full": _(
+            "Today’s daily has been played ranked by as many players from your connection as "
+            "it allows. On a shared connection (a school, an office), log in to an account to "
+            "play it ranked: each account has its own row. It opens for practice once its day "
+            "is over ({until})."
+        ),
+        "start_daily_running": _(
+            "This daily is still being played for the boards: it opens for practice once its "
+            "day is over ({until})."
+        ),
+    }
+
+
 def frontend_strings(request: Any = None) -> dict[str, Any]:
     """The play page's catalogue (the keys of frontend/static/frontend/game/strings.js) in the
     active language: the request's, which the page view has switched on. Card and pile words are
@@ -319,4 +342,5 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "pile_suit_foundation": pgettext("pile, in a sentence", "{suit} foundation"),
         "pile_cellar": pgettext("pile, in a sentence", "cellar"),
         **refusal_sentences(),
+        **start_refusal_sentences(),
     }

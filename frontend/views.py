@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from frontend.catalogue import frontend_strings, plural_forms
+from frontend.catalogue import frontend_strings, plural_forms, start_refusal_sentences
 from frontend.languages import localized
 from frontend.vocabulary import (
     GAME_PAGES,
@@ -139,6 +139,7 @@ def _render_play(request: HttpRequest, game: str, date: dt.date | None) -> HttpR
     )
     if day < today and daily is None:
         return not_found(request, _("There was no daily on that day."))
+    player = _player(request)
     context = {
         "game": page.slug,
         "game_title": page.name,
@@ -148,10 +149,34 @@ def _render_play(request: HttpRequest, game: str, date: dt.date | None) -> HttpR
         "today": today.isoformat(),
         # Stated beside the deal's promise (proven winnable), as the home page does.
         "difficulty": difficulty_info(daily.deal.difficulty) if daily else None,
-        "player": _player(request),
+        "player": player,
+        "refusal": _start_refusal(request, daily, player) if daily else None,
         "frontend_strings": frontend_strings(request),
     }
     return render(request, "frontend/play.html", context)
+
+
+def _start_refusal(
+    request: HttpRequest, daily: DailyChallenge, player: Player | None
+) -> dict[str, str] | None:
+    """Why this visitor may not start `daily` now (`selectors.daily_start_check`: a daily still
+    played for the boards, which nothing but their own ranked game may show), in words, or
+    None: the page then says so instead of drawing a table."""
+    try:
+        selectors.daily_start_check(
+            daily=daily,
+            player=player,
+            device=identity.device_seen(request),
+            address=identity.client_address(request),
+        )
+    except ServiceError as refusal:
+        until = daily.ranked_until.strftime("%Y-%m-%d %H:%M UTC")
+        sentence = start_refusal_sentences().get(f"start_{refusal.code}")
+        return {
+            "code": refusal.code,
+            "text": sentence.replace("{until}", until) if sentence else refusal.detail,
+        }
+    return None
 
 
 @require_safe

@@ -9,7 +9,9 @@ client's is the N-th from the right; whatever the client wrote itself is further
 read. A header with fewer entries than proxies gives its leftmost (a proxy that was skipped).
 
 The network is the address widened to its IPv4 /24 or IPv6 /64: a household, an office or a
-host whose addresses are all alike.
+host whose addresses are all alike. An IPv6 address is also widened to its /56
+(`network56_of`): what a provider commonly gives one customer, whose router hands out /64s
+from it, so that one home may hold many /64s.
 """
 
 from __future__ import annotations
@@ -65,6 +67,22 @@ def network_of(address: str) -> str:
         ip = ip.ipv4_mapped
     prefix = 24 if ip.version == 4 else 64
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def network56_of(address: str) -> str:
+    """The /56 of an IPv6 address; "" for an IPv4 one (an IPv4-mapped IPv6 address is one) or
+    for text that is no address.
+
+    >>> network56_of("2001:db8:0:12ab::1"), network56_of("203.0.113.77"), network56_of("x")
+    ('2001:db8:0:1200::/56', '', '')
+    """
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return ""
+    if not isinstance(ip, ipaddress.IPv6Address) or ip.ipv4_mapped is not None:
+        return ""
+    return str(ipaddress.ip_network(f"{ip}/56", strict=False))
 
 
 def address_or_none(address: str | None) -> str | None:

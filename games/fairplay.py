@@ -69,6 +69,11 @@ class Play:
     #: cheater running the shipped solver plays. The certificate may be another line since (a
     #: player's win that lowered the par).
     solver_lines: Sequence[Sequence[str]] = ()
+    #: The ranked attempts at the daily from the household of the address the game came from
+    #: (`attempts`: the address, an IPv6 /64), with the household's limit (`household`,
+    #: `RANKED_STARTS_PER_ADDRESS`), as the service that judges the game counts them; None:
+    #: not counted (the rule `shared_address` says nothing then).
+    address_attempts: Mapping[str, int] | None = None
 
     @cached_property
     def action_times(self) -> list[int]:
@@ -444,6 +449,33 @@ RULES: tuple[Rule, ...] = (
         "over dozens of moves, is what a solver plays; the timing rules cannot see it when the "
         "moves come at a human pace. A person looks at each such result before anything "
         "happens to it.",
+    ),
+    Rule(
+        name="shared_address",
+        threshold={"masterpiece": 0, "munger": 0},
+        unit="places left under a household's ranked attempts (negative: over)",
+        # The places a household's limit had left at the win: the attempts counted by the
+        # service that judges it (`Play.address_attempts`); a win only.
+        measure=lambda play: (
+            None
+            if play.address_attempts is None or not play.won
+            else {
+                "value": play.address_attempts["household"] - play.address_attempts["attempts"],
+                **play.address_attempts,
+            }
+        ),
+        detail="a win from an address that started {attempts} ranked attempts at this daily, "
+        "more than a household's {household}: see the linked attempts of the same daily",
+        description="A verified ranked win from an address (for IPv6, its /64) that started "
+        "more ranked attempts at the daily than a household may as guests "
+        "(RANKED_STARTS_PER_ADDRESS), counted when the game is won. Only accounts get past "
+        "that limit: the win waits beside its siblings, which the page lists with their "
+        "timings.",
+        why="Guests past a household's attempts are refused the daily, so more rows from one "
+        "address are accounts: a classroom signed in, or one person keeping the best of many "
+        "accounts (a probe that uncovered the deal, then the win). Only the siblings tell "
+        "which: their accounts, browsers and timings, one after the other. A reviewer approves "
+        "a classroom's results in a click.",
     ),
 )
 

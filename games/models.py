@@ -439,6 +439,15 @@ class Attempt(models.Model):
     client_network = models.CharField(
         max_length=64, blank=True, help_text="That address's /24 (IPv4) or /64 (IPv6) network."
     )
+    # Added in place (ALTER TABLE ... ADD COLUMN with a database default, migration 0019), as
+    # `hints` below.
+    client_network56 = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="An IPv6 address's /56: what a provider gives one customer, whose router hands "
+        "out /64s from it (games/addresses.py); empty for IPv4.",
+    )
     # Added in place (ALTER TABLE ... ADD COLUMN with a database default, migration 0011): a
     # rebuild of the table on SQLite would break the triggers that name it.
     hints = models.PositiveIntegerField(
@@ -486,6 +495,12 @@ class Attempt(models.Model):
                 fields=["daily", "client_network"],
                 condition=Q(ranked=True),
                 name="attempt_ranked_by_network",
+            ),
+            # The same from one IPv6 /56.
+            models.Index(
+                fields=["daily", "client_network56"],
+                condition=Q(ranked=True),
+                name="attempt_ranked_by_network56",
             ),
         ]
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 import datetime as dt
 import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 
-from games import clock
+from games import clock, errors
+from games.addresses import address_or_none, network56_of, network_of
 from games.engine import game_class
 from games.errors import NotFound, attempt_not_found
 from games.models import WIN, Attempt, DailyChallenge, GameName, Player
@@ -80,6 +83,114 @@ def ranked_attempt(*, daily: DailyChallenge, player: Player | None) -> Attempt |
     if player is None or player.pk is None:
         return None
     return Attempt.objects.filter(daily=daily, player=player, ranked=True).first()
+
+
+# -- who may start a daily still played for the boards ----------------------------------------
+
+
+def dailies_running() -> list[DailyChallenge]:
+    """The dailies whose ranked play is open (`DailyChallenge.ranked_play_open`): today's, and
+    yesterday's during the grace after midnight. Nothing shows their cards but a player's own
+    ranked game (docs/fair-play.md)."""
+    today, now = clock.today(), clock.now()
+    dailies = DailyChallenge.objects.select_related("deal").filter(
+        date__gte=today - dt.timedelta(days=1), date__lte=today
+    )
+    return [daily for daily in dailies if daily.ranked_play_open(now)]
+
+
+def daily_running_on(
+    *, game: str, deal_string: str, seed: int | None = None
+) -> DailyChallenge | None:
+    """The daily still played for the boards (`dailies_running`) whose cards a game of `game`
+    on `deal_string` would show, or None: the same deal of the same game, or, given the seed
+    it was dealt from, the deal that seed gives in the daily's game. The same seed shuffles the
+    same deck in every game (docs/deals.md): a Masterpiece practice of a Munger daily's seed
+    shows every card of it face up."""
+    for daily in dailies_running():
+        if daily.game == game and daily.deal.deal_string == deal_string:
+            return daily
+        if seed is not None and game_class(daily.game).deal_for_seed(seed) == (
+            daily.deal.deal_string
+        ):
+            return daily
+    return None
+
+
+#: The ranked attempt at a daily from a device (at most one: a constraint), its id alone.
+_DEVICE_READ: PreparedRead[Attempt] = PreparedRead(
+    lambda daily_id, device: Attempt.objects.filter(
+        daily_id=daily_id, ranked=True, device=device
+    ).only("id"),
+    slots=(-4245, "\x00device"),
+)
+
+
+def daily_device_played(*, daily: DailyChallenge, device: str) -> bool:
+    """Whether a ranked attempt at `daily` came from the device `device` (the hash of a
+    browser's device cookie; "" for none)."""
+    return bool(device) and _DEVICE_READ.first(daily.pk, device) is not None
+
+
+@dataclass(frozen=True)
+class AddressCounts:
+    """The ranked attempts at one daily from one client address's household (the address; an
+    IPv6 /64, since a home's devices each take addresses of their own in it and change them),
+    its network (/24 or /64) and its IPv6 /56 (0 for IPv4), accounts' included."""
+
+    household: int
+    network: int
+    network56: int
+
+    @property
+    def full(self) -> bool:
+        """Whether a new guest from there is past the limits (`RANKED_STARTS_PER_ADDRESS`,
+        `RANKED_STARTS_PER_NETWORK`, `RANKED_STARTS_PER_NETWORK56`)."""
+        return (
+            self.household >= settings.RANKED_STARTS_PER_ADDRESS
+            or self.network >= settings.RANKED_STARTS_PER_NETWORK
+            or self.network56 >= settings.RANKED_STARTS_PER_NETWORK56
+        )
+
+
+def daily_address_counts(*, daily_id: int, address: str | None) -> AddressCounts | None:
+    """`AddressCounts` of `address` at the daily `daily_id`, from the addresses the attempts
+    keep (one query, on an index); None when `address` is no IP address."""
+    known = address_or_none(address)
+    if known is None:
+        return None
+    network, wide = network_of(known), network56_of(known)
+    ranked = Attempt.objects.filter(daily_id=daily_id, ranked=True)
+    if wide:
+        counted = ranked.filter(client_network56=wide).aggregate(
+            network56=Count("id"), network=Count("id", filter=Q(client_network=network))
+        )
+        return AddressCounts(counted["network"], counted["network"], counted["network56"])
+    counted = ranked.filter(client_network=network).aggregate(
+        network=Count("id"), household=Count("id", filter=Q(client_address=known))
+    )
+    return AddressCounts(counted["household"], counted["network"], 0)
+
+
+def daily_start_check(
+    *, daily: DailyChallenge, player: Player | None, device: str, address: str | None
+) -> None:
+    """Raise the refusal that a start of `daily` by this visitor would meet now
+    (`services.attempt_start`), if any: 409 `daily_running` (a past day still in its grace,
+    without a ranked game of theirs), `daily_played_here` (the browser has the daily's ranked
+    row as another player), `daily_address_full` (a guest past the address's limits). The
+    play page says it in words instead of drawing a table; the start counts again, under its
+    lock."""
+    if not daily.ranked_play_open() or ranked_attempt(daily=daily, player=player) is not None:
+        return
+    if daily.date != clock.today():
+        raise errors.daily_running(daily.ranked_until)
+    if daily_device_played(daily=daily, device=device):
+        raise errors.daily_played_here(daily.ranked_until)
+    if player is None or player.user_id is None:
+        counts = daily_address_counts(daily_id=daily.pk, address=address)
+        if counts is not None and counts.full:
+            raise errors.daily_address_full(daily.ranked_until)
 
 
 #: A player's attempts at some dailies, latest first (SQL built once per length of the list, up
@@ -271,15 +382,17 @@ def daily_solution(*, daily: DailyChallenge) -> dict[str, Any]:
     }
 
 
-#: What can tie two attempts to one person, in the order a reviewer reads them.
-LINKS = ("account", "device", "address", "network")
+#: What can tie two attempts to one person, in the order a reviewer reads them (`network56`:
+#: the same IPv6 /56, a customer's many /64s).
+LINKS = ("account", "device", "address", "network", "network56")
 
 
 def attempts_linked(*, attempt: Attempt, limit: int = 50) -> list[tuple[Attempt, list[str]]]:
     """The other attempts that may be the same person's as `attempt` (for the review of a held
-    result): of the same daily, those that share its account, device cookie, address or
-    network; of other days, those that share its account or device. Each with what it shares
-    (`LINKS`), closest first."""
+    result): of the same daily, those that share its account, device cookie, address, network
+    or IPv6 /56, in the order they started (a probe, then the bot it served); then, of other
+    days, those that share its account or device, latest first. Each with what it shares
+    (`LINKS`)."""
     user_id = attempt.player.user_id
     same = Q(pk__in=[])
     if user_id is not None:
@@ -291,6 +404,8 @@ def attempts_linked(*, attempt: Attempt, limit: int = 50) -> list[tuple[Attempt,
         this_daily |= Q(client_address=attempt.client_address)
     if attempt.client_network:
         this_daily |= Q(client_network=attempt.client_network)
+    if attempt.client_network56:
+        this_daily |= Q(client_network56=attempt.client_network56)
     found = (
         Attempt.objects.filter(same | (Q(daily_id=attempt.daily_id) & (this_daily | same)))
         .exclude(pk=attempt.pk)
@@ -312,6 +427,11 @@ def attempts_linked(*, attempt: Attempt, limit: int = 50) -> list[tuple[Attempt,
                     "network",
                     bool(attempt.client_network) and other.client_network == attempt.client_network,
                 ),
+                (
+                    "network56",
+                    bool(attempt.client_network56)
+                    and other.client_network56 == attempt.client_network56,
+                ),
             )
             if holds
         ]
@@ -319,8 +439,12 @@ def attempts_linked(*, attempt: Attempt, limit: int = 50) -> list[tuple[Attempt,
             shared = [link for link in shared if link in ("account", "device")]
         if shared:
             linked.append((other, shared))
-    linked.sort(key=lambda pair: (pair[0].daily_id != attempt.daily_id, LINKS.index(pair[1][0])))
-    return linked[:limit]
+    same_daily = sorted(
+        (pair for pair in linked if pair[0].daily_id == attempt.daily_id),
+        key=lambda pair: (pair[0].started_at, pair[0].pk),
+    )
+    other_days = [pair for pair in linked if pair[0].daily_id != attempt.daily_id]
+    return (same_daily + other_days)[:limit]
 
 
 def daily_observed(*, daily: DailyChallenge) -> dict[str, Any]:

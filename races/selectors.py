@@ -10,7 +10,7 @@ from django.db.models import Q, QuerySet
 from games import clock
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Attempt, DailyChallenge, Deal, Player
-from games.selectors import attempt_get, line_positions
+from games.selectors import attempt_get, daily_running_on, line_positions
 from games.services import STALE_CLAIM
 from leaderboards.ranking import competition_ranks, entry
 from races.codes import code_valid
@@ -51,12 +51,17 @@ def daily_raceable(daily: DailyChallenge) -> bool:
 def attempt_deal(*, attempt_id: int, player: Player) -> tuple[Deal, DailyChallenge | None]:
     """The deal of one of the player's games, when a race may use it: a daily's once its ranked
     play is over (`daily_race_check`), or a certified deal played in practice (409
-    `not_certified` for any other: a race is always on a deal proven winnable). The attempt of
-    another player is 404, as everywhere."""
+    `not_certified` for any other: a race is always on a deal proven winnable), but not the
+    deal of a daily still played for the boards (`games.selectors.daily_running_on`), however
+    the practice came by it. The attempt of another player is 404, as everywhere."""
     attempt = attempt_get(attempt_id=attempt_id, player=player)
     if attempt.daily is not None:
         daily_race_check(attempt.daily)
         return attempt.daily.deal, attempt.daily
+    seed = int(attempt.seed) if attempt.seed and attempt.seed.isdigit() else None
+    running = daily_running_on(game=attempt.game, deal_string=attempt.deal_string, seed=seed)
+    if running is not None:
+        daily_race_check(running)
     for deal in Deal.objects.filter(game=attempt.game, deal_string=attempt.deal_string):
         if deal.certificate:
             return deal, None

@@ -226,6 +226,60 @@ def perfection_figures(attempt: Attempt) -> list[tuple[str, str]]:
     ]
 
 
+# -- the attempts that may be the same person's ----------------------------------------------
+
+
+def _timing_row(attempt: Attempt, shared: str, *, this: bool, same_daily: bool) -> dict[str, Any]:
+    """One attempt's line of the linked attempts: when it started, how soon it moved, when it
+    ended (or how it stands), its moves and play time and its result."""
+    first = (
+        f"+{(attempt.first_move_at - attempt.started_at).total_seconds():.1f} s"
+        if attempt.first_move_at
+        else "no move"
+    )
+    result = [
+        "ranked" if attempt.ranked else "practice",
+        f"{attempt.foundation_cards}/52",
+    ]
+    if attempt.review == Attempt.Review.HELD:
+        result.append("held")
+    elif attempt.review == Attempt.Review.APPROVED:
+        result.append("approved")
+    if attempt.disqualified:
+        result.append("disqualified")
+    return {
+        "attempt": attempt,
+        "this": this,
+        "shared": shared,
+        "same_daily": same_daily,
+        "url": reverse("admin:games_attempt_change", args=[attempt.pk]),
+        "first_move": first,
+        "moves": f"{attempt.move_count} ({attempt.undo_count or 0} undos)",
+        "play_time": f"{attempt.play_seconds():.0f} s",
+        "result": ", ".join(result),
+    }
+
+
+def linked_rows(attempt: Attempt) -> list[dict[str, Any]]:
+    """The review's linked attempts (`selectors.attempts_linked`) with their timings: those of
+    the same daily in the order they started, this result among them, so that a probe and the
+    bot it served read one after the other; then other days' of the same account or browser."""
+    linked = selectors.attempts_linked(attempt=attempt)
+    rows = [
+        _timing_row(other, ", ".join(shared), this=False, same_daily=True)
+        for other, shared in linked
+        if other.daily_id == attempt.daily_id
+    ]
+    if rows:
+        rows.append(_timing_row(attempt, "this result", this=True, same_daily=True))
+        rows.sort(key=lambda row: (row["attempt"].started_at, row["attempt"].pk))
+    return rows + [
+        _timing_row(other, ", ".join(shared), this=False, same_daily=False)
+        for other, shared in linked
+        if other.daily_id != attempt.daily_id
+    ]
+
+
 # -- the admin -------------------------------------------------------------------------------
 
 
@@ -264,8 +318,13 @@ class HeldAttemptAdmin(ReadOnlyAdmin, DisqualifyAdmin):
         "review_link",
     )
     list_filter = ("game", "status", "daily__date", HeldRuleFilter)
-    search_fields = ("player__display_name", "client_address", "client_network")
-    search_help_text = "A player's display name, an address or a network."
+    search_fields = (
+        "player__display_name",
+        "client_address",
+        "client_network",
+        "client_network56",
+    )
+    search_help_text = "A player's display name, an address or a network (/24, /64, /56)."
     list_select_related = ("player", "daily")
     ordering = ("finished_at",)
     actions = ["approve", "disqualify"]
@@ -362,15 +421,7 @@ class HeldAttemptAdmin(ReadOnlyAdmin, DisqualifyAdmin):
                 "approve_form": approve_form,
                 "disqualify_form": disqualify_form,
                 "decisions": attempt.decisions.select_related("decided_by"),
-                "linked": [
-                    {
-                        "attempt": other,
-                        "shared": ", ".join(shared),
-                        "url": reverse("admin:games_attempt_change", args=[other.pk]),
-                        "same_daily": other.daily_id == attempt.daily_id,
-                    }
-                    for other, shared in selectors.attempts_linked(attempt=attempt)
-                ],
+                "linked": linked_rows(attempt),
             },
         )
 

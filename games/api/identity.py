@@ -49,6 +49,11 @@ class _RequestPlayer:
     forget: bool = False
 
 
+def _device_token(raw: str) -> bool:
+    """Whether a device cookie's value is one this server could have made."""
+    return len(raw) == DEVICE_TOKEN_LENGTH and raw.replace("-", "").replace("_", "").isalnum()
+
+
 def device_of(request: Any) -> str:
     """The request's device: the hash of its device cookie, one made (and set on the way out,
     by `write_cookie`) when the browser has none or a malformed one."""
@@ -56,11 +61,18 @@ def device_of(request: Any) -> str:
     raw = getattr(http, "_patience_device", None)
     if raw is None:
         raw = http.COOKIES.get(DEVICE_COOKIE, "")
-        if len(raw) != DEVICE_TOKEN_LENGTH or not raw.replace("-", "").replace("_", "").isalnum():
+        if not _device_token(raw):
             raw = secrets.token_urlsafe(32)
             http._patience_device_new = True
         http._patience_device = raw
     return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def device_seen(request: Any) -> str:
+    """The hash of the request's device cookie, or "" when it has none (or a malformed one):
+    for pages, which read it and never make one."""
+    raw = _http(request).COOKIES.get(DEVICE_COOKIE, "")
+    return hashlib.sha256(raw.encode()).hexdigest() if _device_token(raw) else ""
 
 
 def client_address(request: Any) -> str:

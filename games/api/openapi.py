@@ -127,18 +127,28 @@ DAILY_ATTEMPTS_POST = extend_schema(
     summary="Start or resume your attempt at a daily",
     description=(
         "Today's daily is ranked (one attempt per player: starting again resumes it, from "
-        "any device; and one per browser: a browser that played it as another player, e.g. "
-        "an account before logging out, starts practice, `ranked` false); a past day's is "
-        "practice, never ranked (but a ranked game begun before midnight resumes during the "
-        "grace after it). The attempt counts as started now, when the deal is first shown. "
-        "No body. The `patience_device` cookie (a random token, kept across players) names "
-        "the browser. " + COOKIE_NOTE
+        "any device); nothing else shows its cards until its ranked play ends: a browser that "
+        "played it as another player (e.g. an account before logging out) is refused it, and "
+        "so is a guest past the address's ranked attempts (a player with an account is not). "
+        "A past day's is practice, never ranked, once its ranked play is over (a ranked game "
+        "begun before midnight resumes during the grace after it). The attempt counts as "
+        "started now, when the deal is first shown. No body. The `patience_device` cookie (a "
+        "random token, kept across players) names the browser. " + COOKIE_NOTE
     ),
     parameters=[GAME, DATE],
     request=None,
     responses=_responses(
         _new_or_resumed(AttemptStateSerializer, "A new attempt.", "Your attempt, resumed."),
-        {400: E400_DATE, 403: E403_CSRF, 404: E404_DAILY},
+        {
+            400: E400_DATE,
+            403: E403_CSRF,
+            404: E404_DAILY,
+            409: "`daily_played_here` (this browser played the daily as another player), "
+            "`daily_address_full` (a guest past the address's or network's ranked attempts: "
+            "log in to an account), `daily_running` (a past day in the grace after midnight, "
+            "without a ranked game of yours); each with `ranked_until`, when it opens for "
+            "practice.",
+        },
         limited=True,
     ),
 )
@@ -149,14 +159,20 @@ PRACTICE_POST = extend_schema(
     summary="Practise on any seed",
     description=(
         "Starts (or resumes, while unfinished) a practice attempt on the deal of `seed`, "
-        "or of a random seed. Never ranked. " + COOKIE_NOTE
+        "or of a random seed. Never ranked. Never the deal of a daily still played for the "
+        "boards, in either game (the same seed deals the same deck in both). " + COOKIE_NOTE
     ),
     request=PracticeInputSerializer,
     responses=_responses(
         _new_or_resumed(
             AttemptStateSerializer, "A new practice attempt.", "Your practice, resumed."
         ),
-        {400: E400, 403: E403_CSRF},
+        {
+            400: E400,
+            403: E403_CSRF,
+            409: "`daily_running`: the seed deals a daily whose ranked play is open; "
+            "`ranked_until` says when it opens for practice.",
+        },
         limited=True,
     ),
 )
@@ -192,7 +208,7 @@ MOVE_POST = extend_schema(
             409: "`wrong_seq` (not the next seq), `seq_taken` (another move was played at "
             "that seq), `attempt_finished`, `history_full`, `day_over` (a ranked attempt whose "
             "day ended; `continue_as_practice`: POST .../continue/); `expected_seq` says which "
-            "is next.",
+            "is next. `daily_running`: a practice of a daily still played for the boards.",
             422: "`illegal_move`: the rules refuse it; `legal` lists the allowed moves.",
         },
         limited=True,
@@ -217,7 +233,8 @@ FINISH_POST = extend_schema(
             403: E403_CHANGE,
             404: E404_ATTEMPT,
             409: "`wrong_seq`, `attempt_finished`, `not_finishable`, `day_over` (a ranked "
-            "attempt whose day ended: see `day_over` in the state).",
+            "attempt whose day ended: see `day_over` in the state), `daily_running` (a "
+            "practice of a daily still played for the boards).",
         },
         limited=True,
     ),

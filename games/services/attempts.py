@@ -9,10 +9,9 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Q
 
-from games import clock, fairplay, signals
-from games.addresses import address_or_none, network_of
+from games import clock, errors, fairplay, signals
+from games.addresses import address_or_none, network56_of, network_of
 from games.engine import MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
@@ -21,7 +20,12 @@ from games.errors import Conflict, IllegalMove, Malformed, NotFound, attempt_not
 from games.fairplay import net_line
 from games.models import Attempt, DailyChallenge, Player, Standing, counted_ms, seed_text
 from games.prepared import PreparedInsert, PreparedRead
-from games.selectors import game_check
+from games.selectors import (
+    daily_address_counts,
+    daily_device_played,
+    daily_running_on,
+    game_check,
+)
 from games.services.deals import deal_lower_par
 from games.state import AttemptState, attempt_state, position
 
@@ -53,39 +57,47 @@ def attempt_start(
     address: str | None = None,
 ) -> tuple[Attempt, bool]:
     """Start, or resume, this player's attempt at a daily: ranked today, practice on a past
-    day; a future daily is not found. A ranked attempt begun before midnight is resumed while
-    its ranked play lasts (`DailyChallenge.ranked_until`); after it, an unfinished one is
-    returned as it stood (its state says `day_over`), or the practice the player went on with
-    from it. Returns (attempt, created).
+    day once its ranked play is over; a future daily is not found. A ranked attempt begun
+    before midnight is resumed while its ranked play lasts (`DailyChallenge.ranked_until`);
+    after it, an unfinished one is returned as it stood (its state says `day_over`), or the
+    practice the player went on with from it. Returns (attempt, created).
 
-    One ranked attempt per daily per player, and per device (the browser's device cookie, as
-    `device`): a browser that has played today's daily as another player (an account, then a
-    guest after logging out) starts practice. `address` is the client's, kept with the attempt
-    (with its network) for the review of held results; past the daily's ranked attempts from
-    that address or its network (`_address_admits`) a new player starts practice."""
+    Nothing shows the cards of a daily still played for the boards but the player's own ranked
+    game: no practice of it. One ranked attempt per daily per player, and per device (the
+    browser's device cookie, as `device`): a browser that has played today's daily as another
+    player (an account, then a guest after logging out) is refused it (409
+    `daily_played_here`), as is a guest past the daily's ranked attempts from `address`'s
+    household or networks (`_address_admits`: 409 `daily_address_full`; a player with an
+    account is not refused so, and counts there all the same); a past day still in the grace
+    after midnight is refused to whoever has no ranked game at it (409 `daily_running`).
+    `address` is the client's, kept with the attempt (with its networks) for the limits and
+    the review of held results."""
     today = clock.today()
     if daily.date > today or not daily.published:
         raise NotFound("There is no such daily yet.", code="daily_not_found")
     ranked = daily.date == today
     if not ranked:
-        begun = Attempt.objects.filter(
-            player=player, daily=daily, ranked=True, status=Attempt.Status.PLAYING
-        ).first()
-        if begun is not None and daily.ranked_play_open():
-            return begun, False
-        if begun is not None:
+        own = Attempt.objects.filter(player=player, daily=daily, ranked=True).first()
+        if own is not None and daily.ranked_play_open():
+            return own, False  # their own ranked game, whatever its state, through the grace
+        if own is not None and own.status == Attempt.Status.PLAYING:
             # Its day ended while it was played: it is shown as it stood (`day_over`), never
             # replaced silently by a practice; going on in practice is the player's choice
             # (`attempt_continue_as_practice`), which is then resumed.
-            going_on = begun.continuations.filter(status=Attempt.Status.PLAYING).first()
-            return going_on or begun, False
+            going_on = own.continuations.filter(status=Attempt.Status.PLAYING).first()
+            return going_on or own, False
+        if daily.ranked_play_open():
+            raise errors.daily_running(daily.ranked_until)
     with transaction.atomic():
         if ranked:
             attempt = _RANKED_READ.first(player.pk, daily.pk)  # resumed whatever its state
             if attempt is not None:
                 return attempt, False
-            ranked = not _device_played(daily, device) and _address_admits(daily, address)
-        if not ranked:
+            if daily_device_played(daily=daily, device=device):
+                raise errors.daily_played_here(daily.ranked_until)
+            if not _address_admits(daily, address) and player.user_id is None:
+                raise errors.daily_address_full(daily.ranked_until)
+        else:
             attempt = (
                 Attempt.objects.select_for_update()
                 .filter(player=player, daily=daily, ranked=False, status=Attempt.Status.PLAYING)
@@ -101,7 +113,7 @@ def attempt_start(
             theirs = Attempt.objects.filter(player=player, daily=daily, ranked=True).first()
             if theirs is not None:
                 return theirs, False
-            attempt = _new_attempt(player, daily, False, device, address)
+            raise errors.daily_played_here(daily.ranked_until) from None
         signals.send_on_commit(
             signals.attempt_started,
             attempt_id=attempt.pk,
@@ -111,48 +123,33 @@ def attempt_start(
         return attempt, True
 
 
-#: The ranked attempt at a daily from a device (at most one: a constraint), its id alone.
-_DEVICE_READ: PreparedRead[Attempt] = PreparedRead(
-    lambda daily_id, device: Attempt.objects.filter(
-        daily_id=daily_id, ranked=True, device=device
-    ).only("id"),
-    slots=(-4245, "\x00device"),
-)
-
-
-def _device_played(daily: DailyChallenge, device: str) -> bool:
-    """Whether another player's ranked attempt at `daily` came from the device `device`."""
-    return bool(device) and _DEVICE_READ.first(daily.pk, device) is not None
-
-
 #: The insert of every start at a daily (SQL built once).
 _NEW_ATTEMPT: PreparedInsert[Attempt] = PreparedInsert(Attempt)
 
 
 def _address_admits(daily: DailyChallenge, address: str | None) -> bool:
-    """Whether one more ranked attempt at `daily` may start from `address`: at most
-    `RANKED_STARTS_PER_ADDRESS` from it and `RANKED_STARTS_PER_NETWORK` from its network, so
-    that throwaway guests on one address cannot fill a board while a household behind one
-    still plays. Counted in the database, which stores every attempt with its address, so the
-    limit holds whatever else is down; starts from one network at one daily queue for the
-    count (a transaction lock on PostgreSQL; SQLite's writers already take turns)."""
+    """Whether one more guest's ranked attempt at `daily` may start from `address`: at most
+    `RANKED_STARTS_PER_ADDRESS` from its household (the address; an IPv6 /64),
+    `RANKED_STARTS_PER_NETWORK` from its network (/24, /64) and `RANKED_STARTS_PER_NETWORK56`
+    from an IPv6 /56, accounts' attempts counted (`selectors.daily_address_counts`), so that
+    one person clearing cookies cannot keep the best of many rows while a household still
+    plays. Counted in the database, which stores every attempt with its address, so the limit
+    holds whatever else is down; starts from one network at one daily (one /56 for IPv6)
+    queue for the count (a transaction lock on PostgreSQL; SQLite's writers already take
+    turns), so that a crowd of them gets exactly the limit through. Every ranked start with an
+    address takes the lock, an account's too: its row counts for the guests after it."""
     known = address_or_none(address)
     if known is None:
         return True
-    network = network_of(known)
+    widest = network56_of(known) or network_of(known)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
-                [daily.pk % 2**31, zlib.crc32(network.encode()) - 2**31],
+                [daily.pk % 2**31, zlib.crc32(widest.encode()) - 2**31],
             )
-    counted = Attempt.objects.filter(daily=daily, ranked=True, client_network=network).aggregate(
-        network=Count("id"), address=Count("id", filter=Q(client_address=known))
-    )
-    return (
-        counted["address"] < settings.RANKED_STARTS_PER_ADDRESS
-        and counted["network"] < settings.RANKED_STARTS_PER_NETWORK
-    )
+    counts = daily_address_counts(daily_id=daily.pk, address=known)
+    return counts is None or not counts.full
 
 
 def _new_attempt(
@@ -171,16 +168,28 @@ def _new_attempt(
         device=device,
         client_address=known_address,
         client_network=network_of(known_address) if known_address else "",
+        client_network56=network56_of(known_address) if known_address else "",
     )
 
 
+def _running_check(game: str, deal_string: str, seed: int | None = None) -> None:
+    """409 `daily_running` for a practice that would show the cards of a daily still played
+    for the boards (`selectors.daily_running_on`: its deal, or its seed in any game)."""
+    running = daily_running_on(game=game, deal_string=deal_string, seed=seed)
+    if running is not None:
+        raise errors.daily_running(running.ranked_until)
+
+
 def attempt_start_practice(*, player: Player, game: str, seed: int) -> tuple[Attempt, bool]:
-    """Practice on any seed (never ranked); resumes an unfinished practice of the same seed."""
+    """Practice on any seed (never ranked); resumes an unfinished practice of the same seed.
+    Not on the deal of a daily whose ranked play is open, whatever the game (409
+    `daily_running`): that deal opens for practice once its day is over."""
     game_check(game)
     try:
         text = game_class(game).deal_for_seed(seed)
     except MalformedError as exc:
         raise Malformed(str(exc), code="bad_seed") from None
+    _running_check(game, text, seed)
     existing = Attempt.objects.filter(
         player=player,
         game=game,
@@ -208,8 +217,10 @@ def attempt_start_on_deal(
 ) -> Attempt:
     """A new practice attempt (never ranked, on no daily) on a given certified deal, for the
     apps that hand players a deal of their own choosing (a race between friends): always a new
-    attempt, which the caller links to what it belongs to."""
+    attempt, which the caller links to what it belongs to. Never on the deal of a daily whose
+    ranked play is open (409 `daily_running`; the races refuse those deals before)."""
     game_check(game)
+    _running_check(game, deal_string, int(seed) if seed and seed.isdigit() else None)
     attempt = Attempt.objects.create(
         player=player,
         game=game,
@@ -238,6 +249,16 @@ def finished_error(attempt: Attempt) -> Conflict:
         code="attempt_finished",
         expected_seq=attempt.next_seq,
     )
+
+
+def _check_practice_open(attempt: Attempt) -> None:
+    """A practice of a daily whose ranked play is open (none is started now; one kept from
+    before, or a ranked game that linking made practice, `player_link_user`) takes no move
+    until it is over (409 `daily_running`): no move but a ranked game's turns up a card of a
+    daily still played for the boards."""
+    daily = attempt.daily
+    if not attempt.ranked and daily is not None and daily.ranked_play_open():
+        raise errors.daily_running(daily.ranked_until)
 
 
 def _check_ranked_open(attempt: Attempt) -> None:
@@ -302,6 +323,7 @@ def attempt_play(
                 )
             return _answer_again(attempt, seq)
         _check_ranked_open(attempt)
+        _check_practice_open(attempt)
         _check_next(attempt, seq)
         game = position(attempt)
         try:
@@ -349,12 +371,53 @@ def _end_if_won(attempt: Attempt, game: Any, now: dt.datetime) -> None:
 
 
 def _judge(attempt: Attempt) -> None:
-    """The fair-play checks on a ranked attempt as it now stands (games/fairplay.py); a win
+    """The fair-play checks on a ranked attempt as it now stands (games/fairplay.py), and on a
+    win the rule that needs a count of the service's (`_hold_if_shared_address`); a win
     under the par shows the par was not a floor: the deal takes the win's line as its par, and
     a new proof is asked for."""
     reasons = fairplay.hold_if_implausible(attempt)
+    _hold_if_shared_address(attempt)
     if attempt.daily is not None and any(r["rule"] == "under_par" for r in reasons):
         deal_lower_par(deal_id=attempt.daily.deal_id, line=net_line(attempt.moves))
+
+
+def _hold_if_shared_address(attempt: Attempt) -> None:
+    """The rule `shared_address` (games/fairplay.py) on a verified ranked win that no admin has
+    decided, with the figure it needs: the ranked attempts at its daily from its household
+    (`selectors.daily_address_counts`: one query, for a win from a known address only). A win
+    from an address with more of them than a household may start as guests is held, beside
+    any reason it had, and the review lists its siblings."""
+    if not (
+        attempt.ranked
+        and attempt.status == Attempt.Status.WON
+        and attempt.verified
+        and not attempt.disqualified
+        and attempt.review != Attempt.Review.APPROVED
+        and attempt.client_address
+        and attempt.daily_id is not None
+    ):
+        return
+    counts = daily_address_counts(daily_id=attempt.daily_id, address=attempt.client_address)
+    if counts is None:
+        return
+    rule = fairplay.RULES_BY_NAME["shared_address"]
+    detail = rule.check(
+        fairplay.Play(
+            attempt.game,
+            attempt.moves,
+            attempt.move_times,
+            won=True,
+            address_attempts={
+                "attempts": counts.household,
+                "household": settings.RANKED_STARTS_PER_ADDRESS,
+            },
+        )
+    )
+    if detail is None:
+        return
+    held = attempt.held_reasons if attempt.review == Attempt.Review.HELD else []
+    attempt.review = Attempt.Review.HELD
+    attempt.held_reasons = [*held, {"rule": rule.name, "detail": detail}]
 
 
 def _announce_move(
@@ -404,6 +467,7 @@ def attempt_finish(
                 expected_seq=attempt.next_seq,
             )
         _check_ranked_open(attempt)
+        _check_practice_open(attempt)
         _check_next(attempt, seq)
         game = position(attempt)
         line = game.finishing_line()

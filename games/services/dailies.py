@@ -125,14 +125,14 @@ ADDRESSES_KEPT = dt.timedelta(days=30)
 
 
 def attempts_forget_addresses(now: dt.datetime | None = None) -> int:
-    """Clear the address and network of attempts started more than `ADDRESSES_KEPT` ago, but of
-    those still held for review. Returns how many were cleared."""
+    """Clear the address and networks of attempts started more than `ADDRESSES_KEPT` ago, but
+    of those still held for review. Returns how many were cleared."""
     before = (now or clock.now()) - ADDRESSES_KEPT
     return (
         Attempt.objects.filter(started_at__lt=before)
-        .exclude(client_address__isnull=True, client_network="")
+        .exclude(client_address__isnull=True, client_network="", client_network56="")
         .exclude(review=Attempt.Review.HELD, disqualified=False)
-        .update(client_address=None, client_network="")
+        .update(client_address=None, client_network="", client_network56="")
     )
 
 

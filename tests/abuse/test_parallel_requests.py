@@ -99,7 +99,7 @@ def test_guests_and_starts_in_parallel_stay_within_their_limits_on_postgres_and_
 
     guests = crowd(server, "/api/players/", address="203.0.113.10")
     # New guests starting today's daily: 20 guests may be made, 10 of them may play ranked
-    # (the others play practice).
+    # (the others are refused the daily until its day is over: 409 daily_address_full).
     ranked = crowd(server, today_path, address="203.0.113.20")
     # Players with a cookie each (made from addresses of their own) start a past day's daily
     # from one address: the starts' limit per address.
@@ -119,10 +119,10 @@ def test_guests_and_starts_in_parallel_stay_within_their_limits_on_postgres_and_
     )
 
     assert sorted(guests) == [201] * 20 + [429] * (CROWD - 20)
-    assert sorted(ranked) == [201] * 20 + [429] * (CROWD - 20)
+    assert sorted(ranked) == [201] * 10 + [409] * 10 + [429] * (CROWD - 20)
     assert sorted(practice) == [201] * 25 + [429] * (CROWD - 25)
     assert Attempt.objects.filter(daily=daily, ranked=True).count() == 10
-    assert Attempt.objects.filter(daily=daily, ranked=False).count() == 10
+    assert not Attempt.objects.filter(daily=daily, ranked=False).exists()
     assert Attempt.objects.filter(daily=yesterday).count() == 25
     # The 20 guests of the first crowd, the 20 the second could make, the 60 players.
     assert Player.objects.count() == 100

@@ -61,6 +61,9 @@ def test_twenty_guests_start_and_play_at_once_on_sqlite(tmp_path):
         ALLOWED_HOSTS="127.0.0.1",
         STATIC_MANIFEST="false",
         SQLITE_PATH=str(tmp_path / "db.sqlite3"),
+        # Twenty guests from one address: more than a household's ranked rows.
+        RANKED_STARTS_PER_ADDRESS="100",
+        RANKED_STARTS_PER_NETWORK="100",
     )
     for command in (
         ["migrate", "--noinput", "-v", "0"],

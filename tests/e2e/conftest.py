@@ -143,6 +143,12 @@ def _server_env(database: Path, port: int) -> dict[str, str]:
         "RANKED_NET",
     ):
         env.setdefault(f"THROTTLE_{scope}", "1000/min")
+    for limit in (
+        "RANKED_STARTS_PER_ADDRESS",
+        "RANKED_STARTS_PER_NETWORK",
+        "RANKED_STARTS_PER_NETWORK56",
+    ):
+        env.setdefault(limit, "100000")
     # Hints search within a wall-clock budget: room enough on a loaded machine.
     env.setdefault("HINT_MS_MASTERPIECE", "30000")
     env.setdefault("HINT_MS_MUNGER", "30000")

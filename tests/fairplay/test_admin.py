@@ -192,6 +192,49 @@ def test_the_page_shows_the_attempts_that_may_be_the_same_persons(admin_client, 
     assert "203.0.113.9" in page and "203.0.113.0/24" in page
 
 
+def test_the_linked_attempts_show_their_timings_one_after_the_other(
+    admin_client, dailies, fake_clock
+) -> None:
+    """A probe that uncovered the deal and the win that used it read as a timeline: each
+    linked attempt of the same daily with when it started, how soon it moved, how it ended,
+    its moves, play time and result, in the order they started, the held one among them."""
+    import datetime as dt
+
+    from games import services
+    from tests.games import factories
+
+    daily = dailies("munger")
+    nine = fake_clock.at
+    probe_player, bot_player = factories.player("probe"), factories.player("bot")
+    probe, _ = services.attempt_start(
+        player=probe_player, daily=daily, device="d1" * 32, address="203.0.113.5"
+    )
+    times = (2.5, 4.0, 9.0)
+    for seq, (move, after) in enumerate(zip(daily.deal.certificate[:3], times, strict=True)):
+        fake_clock.set(nine + dt.timedelta(seconds=after))
+        services.attempt_play(attempt_id=probe.pk, player=probe_player, seq=seq, move=move)
+    fake_clock.set(nine + dt.timedelta(minutes=5))
+    bot, _ = services.attempt_start(
+        player=bot_player, daily=daily, device="d2" * 32, address="203.0.113.9"
+    )
+    Attempt.objects.filter(pk=bot.pk).update(
+        review=Attempt.Review.HELD, held_reasons=[{"rule": "too_fast", "detail": "..."}]
+    )
+
+    page = admin_client.get(page_of(bot)).content.decode()
+
+    table = page.split('id="pd-linked"', 1)[1].split("</table>", 1)[0]
+    header, rows = table.split("</thead>", 1)
+    for column in ("started", "first move", "finished", "moves", "play time", "result"):
+        assert f">{column}<" in header
+    probe_row, bot_row = rows.split("</tr>")[:2]
+    assert str(probe) in probe_row and "network" in probe_row
+    assert "09:00:00" in probe_row and "+2.5 s" in probe_row and "playing" in probe_row
+    assert "3 (0 undos)" in probe_row and "69 s" in probe_row and "ranked, " in probe_row
+    assert "this result" in bot_row and "09:05:00" in bot_row and "no move" in bot_row
+    assert "held" in bot_row
+
+
 def test_the_queue_filters_by_the_rule_tripped(admin_client, results) -> None:
     listed = admin_client.get(reverse(QUEUE), {"rule": "instant_first_move"})
     shown = {a.pk for a in listed.context["cl"].result_list}

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from games.api.identity import DEVICE_COOKIE
+from games.identity import COOKIE_NAME
 from games.models import Attempt
 from tests.games import factories
 
@@ -23,8 +24,12 @@ def start(client: APIClient, daily, **headers) -> dict:
     return answer.json()
 
 
-def test_a_browser_that_played_as_an_account_starts_practice_as_a_guest(fake_clock):
-    daily = factories.daily("masterpiece")
+@pytest.mark.parametrize("game", ["munger", "masterpiece"])
+def test_a_browser_that_played_as_an_account_is_refused_the_daily_as_a_guest(fake_clock, game):
+    """The tester's hole: the same browser as a new guest played today's deal in practice and
+    learnt its hidden cards. Now every new guest of the browser gets the same refusal, and no
+    game on the deal; the account's ranked game stays as it was."""
+    daily = factories.daily(game)
     User.objects.create_user("alice", password="a long enough password 1")
     browser = APIClient()
     assert (
@@ -37,12 +42,20 @@ def test_a_browser_that_played_as_an_account_starts_practice_as_a_guest(fake_clo
     )
     as_alice = start(browser, daily)
     assert browser.post("/api/accounts/logout/").status_code in (200, 204)
+    path = f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/"
 
-    as_guest = start(browser, daily)  # the same browser, a new guest
+    as_guest = browser.post(path)  # the same browser, a new guest
+    browser.cookies.pop(COOKIE_NAME, None)  # and another new guest of it
+    as_another_guest = browser.post(path)
 
     assert as_alice["ranked"] is True
-    assert as_guest["ranked"] is False and as_guest["id"] != as_alice["id"]
-    assert Attempt.objects.filter(daily=daily, ranked=True).count() == 1
+    for refused in (as_guest, as_another_guest):
+        assert refused.status_code == 409, refused.content
+        assert refused.json()["code"] == "daily_played_here"
+        assert "from this browser" in refused.json()["detail"]
+    assert list(Attempt.objects.filter(daily=daily).values_list("pk", flat=True)) == [
+        as_alice["id"]
+    ]
 
 
 def test_two_browsers_rank_two_players_and_each_keeps_its_device_and_address(fake_clock):

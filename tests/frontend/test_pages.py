@@ -307,6 +307,66 @@ def test_munger_play_page_shows_no_face_down_card(client, dailies):
         assert not re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])", html), code
 
 
+# -- a daily this visitor may not start: said in words, no table ---------------------------------
+
+
+def played_as_someone_else(client, daily) -> None:
+    """This browser (its device cookie) plays `daily` ranked as a player, then loses that
+    player's cookie: the next visit is a new guest of the same browser."""
+    answer = client.post(f"/api/dailies/{daily.game}/{daily.date.isoformat()}/attempts/")
+    assert answer.status_code == 201 and answer.json()["ranked"]
+    del client.cookies[COOKIE_NAME]
+
+
+def refusal_of(html: str) -> str:
+    return html.split('id="play-refused"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_browser_that_played_today_as_another_player_reads_why_not(client, dailies):
+    played_as_someone_else(client, dailies["munger"])
+    deal = dailies["munger"].deal.deal_string.split()
+    hidden = deal[0:7] + deal[14:21] + deal[35:]
+
+    response = client.get("/play/munger/")
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert response.context["refusal"]["code"] == "daily_played_here"
+    said = refusal_of(html)
+    assert "You have played today’s daily from this browser" in said
+    assert "opens for practice once its day is over" in said and "00:05 UTC" in said
+    assert 'id="play"' not in html  # no table for the script to start a game on
+    for code in hidden:
+        assert not re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])", html), code
+    # The other game, not played from this browser, is played as ever.
+    other = client.get("/play/masterpiece/")
+    assert other.context["refusal"] is None and 'id="play"' in other.content.decode()
+
+
+def test_a_guest_past_the_addresss_ranked_rows_is_told_accounts_are_the_way(
+    client, dailies, settings
+):
+    settings.RANKED_STARTS_PER_ADDRESS = 1
+    other_browser = type(client)()
+    played_as_someone_else(other_browser, dailies["masterpiece"])  # from 127.0.0.1 too
+
+    html = client.get("/play/masterpiece/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+
+    said = refusal_of(html)
+    assert "connectez-vous à un compte" in said
+    assert f'href="{reverse("frontend:account")}"' in said
+    assert 'id="play"' not in html
+
+
+def test_the_play_page_is_as_ever_for_its_own_ranked_player(client, dailies):
+    client.post(f"/api/dailies/munger/{today()}/attempts/")
+
+    response = client.get("/play/munger/")
+
+    assert response.context["refusal"] is None
+    assert 'id="play"' in response.content.decode()
+
+
 # -- the solver's line of a day that is over ---------------------------------------------------
 
 

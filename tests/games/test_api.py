@@ -626,13 +626,16 @@ def test_at_235959_a_daily_is_today_and_at_midnight_it_is_past(travel, alice, bo
     assert [d["date"] for d in bob_client.get("/api/dailies/").json()] == ["2026-03-10"]
 
     travel(dt.datetime(2026, 3, 11, 0, 0, 0))
+    # Monday's ranked play runs until 00:05: no practice of it shows its cards before.
+    assert_error(bob_client.post("/api/dailies/munger/2026-03-10/attempts/"), 409, "daily_running")
+    assert alice_client.get(f"/api/attempts/{ranked['id']}/").json()["par"] == monday.deal.par
+    assert start(bob_client, tuesday)["ranked"] is True
+    assert [d["date"] for d in bob_client.get("/api/dailies/").json()] == ["2026-03-11"]
+    travel(dt.datetime(2026, 3, 11, 0, 5, 0))
     practice = bob_client.post("/api/dailies/munger/2026-03-10/attempts/")
     assert practice.status_code == 201
     assert practice.json()["ranked"] is False
     assert practice.json()["par"] == monday.deal.par
-    assert alice_client.get(f"/api/attempts/{ranked['id']}/").json()["par"] == monday.deal.par
-    assert start(bob_client, tuesday)["ranked"] is True
-    assert [d["date"] for d in bob_client.get("/api/dailies/").json()] == ["2026-03-11"]
 
 
 @pytest.mark.django_db

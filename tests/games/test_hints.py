@@ -159,8 +159,17 @@ def test_practice_on_a_daily_gets_hints_only_once_its_ranked_play_is_over(alice,
     yesterday = dt.date(2026, 3, 9)
     daily = factories.daily("masterpiece", yesterday)
     travel(dt.datetime(2026, 3, 10, 0, 2))  # the grace after midnight: ranked play goes on
-    attempt, _ = services.attempt_start(player=alice, daily=daily)
-    assert not attempt.ranked
+    # No practice of it starts now (409 `daily_running`); one kept from before the rule.
+    attempt = Attempt.objects.create(
+        player=alice,
+        game=daily.game,
+        daily=daily,
+        seed=daily.deal.seed,
+        deal_string=daily.deal.deal_string,
+        ranked=False,
+        started_at=dt.datetime(2026, 3, 9, 23, 0, tzinfo=dt.UTC),
+        foundation_cards=4,
+    )
     client = client_of(alice)
     assert state_of(client, attempt.pk)["hints_open"] is False
 

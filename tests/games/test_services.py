@@ -260,10 +260,14 @@ def test_the_day_changes_at_midnight_utc(alice, bob, travel) -> None:
 
     travel(dt.datetime(2026, 12, 1, 0, 0, 0))
     assert clock.today() == monday + dt.timedelta(days=1)
-    late, _ = services.attempt_start(player=bob, daily=today)
-    assert not late.ranked  # yesterday's daily is practice now
+    with pytest.raises(Conflict) as refused:  # its ranked play runs until 00:05
+        services.attempt_start(player=bob, daily=today)
+    assert refused.value.code == "daily_running"
     fresh, _ = services.attempt_start(player=bob, daily=tomorrow)
     assert fresh.ranked
+    travel(dt.datetime(2026, 12, 1, 0, 5, 0))
+    late, _ = services.attempt_start(player=bob, daily=today)
+    assert not late.ranked  # yesterday's daily is practice now
 
 
 # -- deals and the schedule ------------------------------------------------------------------

@@ -105,3 +105,18 @@ test("the histogram gets a bar for your count, however far from the others", () 
   assert.deepEqual(withYours(buckets, 41)[0], { from: 40, to: 49, count: 0 });
   assert.deepEqual(withYours([], 41), []);
 });
+
+test("a refused start of a daily still played for the boards is said in the page's words", async () => {
+  const { errorText } = await import("../../../frontend/static/frontend/game/game.js");
+  useCatalogue({
+    start_daily_played_here: "Played from this browser; practice after {until}.",
+    error: "Something went wrong.",
+  });
+  const refused = {
+    code: "daily_played_here",
+    body: { code: "daily_played_here", detail: "in English", ranked_until: "2026-12-08T00:05:00Z" },
+  };
+  assert.equal(errorText(refused), "Played from this browser; practice after 2026-12-08 00:05 UTC.");
+  // Another code keeps the server's sentence.
+  assert.equal(errorText({ code: "day_over", body: { detail: "The day is over." } }), "The day is over.");
+});

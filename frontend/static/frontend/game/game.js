@@ -267,9 +267,18 @@ function elsewhereText(before, after) {
 }
 
 // What to tell a person of a failed request.
+// Why a daily still played for the boards is not started here, nor practised (409: games/errors.py).
+const START_REFUSALS = ["daily_played_here", "daily_address_full", "daily_running"];
+
+// "2026-12-08 00:05 UTC" from the refusal's `ranked_until` ("2026-12-08T00:05:00Z").
+function untilText(iso) {
+  return typeof iso === "string" && iso.length >= 16 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : "";
+}
+
 export function errorText(error) {
   const code = error && error.code;
   if (code === "illegal_move") return refusalText(error.body);
+  if (START_REFUSALS.includes(code)) return t(`start_${code}`, { until: untilText(error.body.ranked_until) });
   if (code === "throttled" || code === "rate_limited") return t("throttled");
   if (code === "network") return t("network");
   if (error && error.body && error.body.detail) return error.body.detail;
