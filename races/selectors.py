@@ -130,12 +130,14 @@ def race_deals_lost(*, game: str) -> QuerySet[Deal]:
 def racing_on_deal(*, player_id: int, game: str, deal_string: str) -> bool:
     """Whether the player is a racer (present or gone: a racer may come back) in a race on this
     deal that runs: from its start until it is over (`Race.Status.RACING`)."""
-    return Racer.objects.filter(
-        player_id=player_id,
-        race__status=Race.Status.RACING,
-        race__deal__game=game,
-        race__deal__deal_string=deal_string,
-    ).exists()
+    return bool(
+        Racer.objects.filter(
+            player_id=player_id,
+            race__status=Race.Status.RACING,
+            race__deal__game=game,
+            race__deal__deal_string=deal_string,
+        ).exists()
+    )
 
 
 def solution_refuse(daily: DailyChallenge, player: Player | None) -> None:
