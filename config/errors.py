@@ -90,7 +90,7 @@ def database_unavailable(request: HttpRequest | None) -> HttpResponse:
     if request is not None:
         # Django logs every 5xx answer; during an outage the log counts these instead
         # (config/outagelog.py).
-        request.database_unavailable = True  # type: ignore[attr-defined]
+        request.database_unavailable = True
     response = error_response(
         request,
         503,

@@ -85,7 +85,7 @@ def review_of(attempt: Attempt) -> str:
     (with the reviewer's reason), "held" (under review, off the public board), else ""."""
     if attempt.disqualified:
         return "disqualified"
-    return "held" if attempt.review == Attempt.Review.HELD else ""
+    return "held" if attempt.review_told and attempt.review == Attempt.Review.HELD else ""
 
 
 def result_info(attempt: Attempt | None) -> dict[str, Any] | None:

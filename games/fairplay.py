@@ -30,6 +30,8 @@ from typing import Any
 from games.engine.solver.distance import distance_profile
 
 UNDO = "U"
+#: Munger's draw from the stock to the waste.
+DRAW = "S>W"
 
 
 def net_line(moves: Sequence[str]) -> list[str]:
@@ -63,6 +65,11 @@ class Play:
     won: bool = False
     #: The deal's stored par (None: the certificate's length).
     par: int | None = None
+    #: The par is proven shortest (no win is shorter): then accuracy's bound is exact.
+    par_proven: bool = False
+    #: For a game not won: a winning line's length from where it stands (an upper bound on
+    #: the moves it still needs), when a search found one; None: unknown.
+    remaining: int | None = None
     #: The win's distance profile (`perfection`), measured off the request path; None before.
     perfection: Mapping[str, Any] | None = None
     #: Every winning line the project's solver gave for the deal (`Deal.solver_lines`): what a
@@ -76,27 +83,39 @@ class Play:
     address_attempts: Mapping[str, int] | None = None
 
     @cached_property
-    def action_times(self) -> list[int]:
-        """The times of the player's actions: one per move, except that a trailing run of
-        foundation moves stored at the same millisecond (the server's finishing line, one
-        request) is one action."""
-        times = list(self.move_times)
-        moves = list(self.moves)
+    def finished_by_server(self) -> int:
+        """The moves of a trailing run of foundation moves stored at the same millisecond (the
+        server's finishing line, one request) beyond its first: 0 when there is none."""
+        times, moves = self.move_times, self.moves
+        count = 0
         while (
-            len(times) >= 2
-            and times[-1] == times[-2]
-            and moves[-1].endswith(">F")
-            and moves[-2].endswith(">F")
+            count + 2 <= len(times)
+            and times[-1 - count] == times[-2 - count]
+            and moves[-1 - count].endswith(">F")
+            and moves[-2 - count].endswith(">F")
         ):
-            times.pop()
-            moves.pop()
-        return times
+            count += 1
+        return count
+
+    @cached_property
+    def action_times(self) -> list[int]:
+        """The times of the player's actions: one per move, except that the server's finishing
+        line (`finished_by_server`) is one action, and so is a run of stock draws (`S>W`) in a
+        row: flipping through the stock is a few quick clicks on one pile, not a move found
+        each time."""
+        kept = len(self.moves) - self.finished_by_server
+        times, moves = list(self.move_times[:kept]), list(self.moves[:kept])
+        return [
+            time
+            for index, (time, move) in enumerate(zip(times, moves, strict=True))
+            if not (move == DRAW and index and moves[index - 1] == DRAW)
+        ]
 
     @cached_property
     def own_moves(self) -> int:
         """The net line's moves the player chose: all but a trailing finishing line that the
         server played (see `action_times`)."""
-        finished = len(self.moves) - len(self.action_times)
+        finished = self.finished_by_server
         return len(self.net_line) - (finished + 1 if finished else 0)
 
     @cached_property
@@ -136,7 +155,7 @@ def _common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
 
 #: What a rule measures on a play: its figures by name, `value` the one compared with the
 #: threshold; None when the play says too little to judge.
-Figures = dict[str, float]
+Figures = dict[str, Any]
 Measure = Callable[[Play], Figures | None]
 
 
@@ -167,6 +186,8 @@ class Rule:
     description: str
     why: str
     also: Also | None = None
+    #: False: the rule never holds a game alone, only beside another rule that trips.
+    alone: bool = True
 
     def for_game(self, game: str) -> float:
         try:
@@ -252,8 +273,11 @@ def _under_par(play: Play) -> Figures | None:
     return {"value": len(play.moves) - par, "moves": len(play.moves), "par": par}
 
 
-#: too_perfect and solver_line judge wins of at least this many net moves.
+#: accuracy and solver_line judge games of at least this many net moves.
 MIN_MOVES_PERFECTION = 30
+#: accuracy holds a game that wasted less than this share of its net moves (the fewest moves
+#: to a win rose by that many): far above the honest players' accuracy (docs/fair-play.md).
+ACCURACY_WASTED = {"masterpiece": 0.08, "munger": 0.08}
 #: solver_line holds a win whose net line follows more than this share of the solver's line.
 SOLVER_LINE_SHARE = 0.9
 #: The budget of one perfection measure, in seconds of a worker (off the request path).
@@ -304,25 +328,46 @@ def most_misses(measured: Mapping[str, Any]) -> int:
     return max(0, high)
 
 
-def _perfection(play: Play) -> Figures | None:
-    """At most what share of a win's net moves did not bring it one move closer (`perfection`,
-    bounded by `most_misses`): a partly settled win is judged on what is known of it."""
-    measured = play.perfection
-    if not play.won or measured is None or measured["moves"] < MIN_MOVES_PERFECTION:
+def _accuracy(play: Play) -> Figures | None:
+    """At most what share of a game's net moves (undo pairs removed) let the fewest moves to
+    a win rise: moves wasted. From the deal's par alone, with no search: a move brings a win at
+    most one move closer, so a win of N net moves from a par of D wasted at most N - D of them
+    (exactly that many when no move wasted more than one), and a game stopped with a line of
+    R moves still to go wasted at most N - (D - R). With a proven par this is a bound on the
+    game's accuracy against perfect play; otherwise it is measured against the best line known,
+    as the honest players' figures are. The distance profile (`perfection`), when a worker
+    measured it, can only tighten it. None for a game too short to say anything, or a game not
+    won whose remaining distance no search bounded."""
+    par = play.par if play.par is not None else len(play.certificate)
+    moves = len(play.net_line)
+    if not par or moves < MIN_MOVES_PERFECTION:
         return None
-    high = most_misses(measured)
+    remaining = 0 if play.won else play.remaining
+    if remaining is None:
+        return None
+    wasted = max(0, moves - (par - remaining))
+    measured = play.perfection
+    if play.won and measured is not None and measured.get("moves") == moves:
+        wasted = min(wasted, most_misses(measured))
     return {
-        "value": high / measured["moves"],
-        "most": high,
-        **{key: measured[key] for key in ("moves", "decided", "misses")},
+        "value": wasted / moves,
+        "accuracy": 1 - wasted / moves,
+        "wasted": wasted,
+        "moves": moves,
+        "par": par,
+        "remaining": remaining,
+        "proven_words": " (proven shortest)" if play.par_proven else " (the best line known)",
     }
 
 
 def _solver_line(play: Play) -> Figures | None:
     """The share of a game's own moves (or of the solver's line, when that is shorter) that
-    were not one of the solver's lines from its start, for the line it follows furthest: a
-    win that lets the server finish it is judged on the moves before. Won or not: a bot that
-    parks the solver's line short of the end sits above every honest loser."""
+    were not one of the solver's lines from its start, for the line it follows furthest. For
+    games not won: a bot that parks the solver's line short of the end sits above every honest
+    loser, and `accuracy` can judge a game not won only once a search has bounded what it
+    still needs (at the day's end); a win is `accuracy`'s."""
+    if play.won:
+        return None
     best: Figures | None = None
     for line in play.solver_lines:
         played = min(play.own_moves, len(line))
@@ -378,10 +423,11 @@ RULES: tuple[Rule, ...] = (
         measure=_first_move,
         detail="first move {value:.2f} s after the deal was shown, under {threshold:g} s",
         description="The first move arrived sooner after the deal was shown than a person can "
-        "look at it.",
+        "look at it. Never holds a game alone: a person's obvious first move can be quick.",
         why="A Masterpiece deal is 52 open cards to read before any move makes sense; a Munger "
         "deal shows fewer, but the page still has to be seen and a card dragged. A program "
         "that reads the deal from the API answers in milliseconds.",
+        alone=False,
     ),
     Rule(
         name="certificate_at_machine_speed",
@@ -405,16 +451,16 @@ RULES: tuple[Rule, ...] = (
         measure=_solver_line,
         detail="{prefix} of the game's first {played} moves were the solver's line for the "
         "deal, move for move (undone moves aside), at any pace",
-        description=f"A game (won, resigned or still on the board) whose net line (undo pairs "
-        f"removed) is, for more than "
+        description=f"A game not won (resigned, or still on the board) whose net line (undo "
+        f"pairs removed) is, for more than "
         f"{SOLVER_LINE_SHARE:.0%} of its moves from the start (a finishing line the server "
         "played aside), the solver's own winning line for the deal (at least "
         f"{MIN_MOVES_PERFECTION} such moves).",
         why="A deal has a great many winning lines, and people wait, reorder and try things: "
-        "no honest game measured follows the solver's line for long. A cheater who asks the "
-        "solver for the deal's line and types it in at a person's pace does, move for move; "
-        "this holds that line even where the distance measure could not settle it, and a bot "
-        "that parks it one card short of the end.",
+        "no honest game measured follows the solver's line for long. A bot that parks the "
+        "solver's line one card short of the end sits above every honest loser; `accuracy` "
+        "judges a game not won only once a search has bounded what it still needs (the day's "
+        "end), and this holds the plainest such line at once. A win is `accuracy`'s to judge.",
     ),
     Rule(
         name="under_par",
@@ -431,24 +477,25 @@ RULES: tuple[Rule, ...] = (
         "bound, or a line found by a stronger search than ours.",
     ),
     Rule(
-        name="too_perfect",
-        threshold={"masterpiece": 0.02, "munger": 0.02},
-        unit="share of moves off a shortest way",
-        measure=_perfection,
-        detail="at most {most} of the win's {moves} moves did not bring it one move closer to "
-        "a win ({value:.1%}, under {threshold:.0%}; {misses} of the {decided} settled): "
-        "shortest play nearly all the way",
-        description="Checked off the request path for a ranked win that would enter its day's "
-        f"top 100 (at least {MIN_MOVES_PERFECTION} moves once undo pairs are removed): the "
-        "solver's exact distance to a win after each move; the win is held when even counting "
-        "every move the budget left unsettled as a wrong turn (but never more wrong turns than "
-        "the win's moves beyond the deal's distance) almost every move brought it exactly one "
-        "move closer.",
-        why="A person finds their own way: moves that wait, reorder or try something, which "
-        "leave the distance as it was or add to it. A line that is shortest move after move, "
-        "over dozens of moves, is what a solver plays; the timing rules cannot see it when the "
-        "moves come at a human pace. A person looks at each such result before anything "
-        "happens to it.",
+        name="accuracy",
+        threshold=ACCURACY_WASTED,
+        unit="share of moves wasted (1 - accuracy)",
+        measure=_accuracy,
+        detail="{accuracy:.1%} accuracy: at most {wasted} of the game's {moves} moves (undone "
+        "moves aside) let the fewest moves to a win rise, from a par of {par}{proven_words}: "
+        "under {threshold:.0%} wasted, play as close to perfect as a solver's",
+        description="How close a game came to perfect play, as chess servers judge engine use: "
+        "the share of its moves (undo pairs removed) that kept the fewest moves to a win from "
+        "rising, at least. From the par alone: a win of N moves from a par of D wasted at most "
+        "N - D moves, whatever order it played them in and whatever solver found them; a game "
+        "not won is judged once a search bounded what it still needs. The game is held when it "
+        f"wasted less than this share of its moves (at least {MIN_MOVES_PERFECTION} moves).",
+        why="A person finds their own way: moves that wait, reorder or try something, and each "
+        "costs a move. The honest players of the benchmark, strong and fast ones included, "
+        "waste far more than this (docs/fair-play.md, Figures); a line from any solver, in any "
+        "order, at any pace, wastes next to nothing, and a cheater who adds wrong turns to hide "
+        "pays for each with a place on the board. A person looks at each such result before "
+        "anything happens to it.",
     ),
     Rule(
         name="shared_address",
@@ -490,16 +537,21 @@ def check(
     *,
     won: bool = False,
     par: int | None = None,
+    par_proven: bool = False,
+    remaining: int | None = None,
     perfection: Mapping[str, Any] | None = None,
     solver_lines: Sequence[Sequence[str]] | None = None,
 ) -> list[dict[str, str]]:
-    """The rules a game trips: `[{"rule": name, "detail": why}]`, empty if none.
+    """The rules a game trips: `[{"rule": name, "detail": why}]`, empty if none. A rule that
+    never holds alone (`Rule.alone`) is listed only beside one that does.
 
     `move_times` are the server's milliseconds since the deal was first shown, one per move;
     `certificate` the solver's winning line for the deal (empty when unknown); `won`, whether
-    the game is won; `par` the deal's stored par (default: the certificate's length);
-    `perfection` the win's distance profile (`perfection`), when it was measured;
-    `solver_lines` every line the solver gave for the deal (default: the certificate alone)."""
+    the game is won; `par` the deal's stored par (default: the certificate's length) and
+    `par_proven` whether it is proven shortest; `remaining`, for a game not won, a winning
+    line's length from where it stands, when a search found one; `perfection` the win's
+    distance profile (`perfection`), when it was measured; `solver_lines` every line the
+    solver gave for the deal (default: the certificate alone)."""
     if len(moves) != len(move_times):
         raise ValueError(f"{len(moves)} moves but {len(move_times)} times")
     play = Play(
@@ -509,15 +561,18 @@ def check(
         certificate=certificate,
         won=won,
         par=par,
+        par_proven=par_proven,
+        remaining=remaining,
         perfection=perfection,
         solver_lines=[certificate] if solver_lines is None else solver_lines,
     )
-    reasons = []
+    reasons, alone = [], False
     for rule in RULES:
         detail = rule.check(play)
         if detail is not None:
             reasons.append({"rule": rule.name, "detail": detail})
-    return reasons
+            alone = alone or rule.alone
+    return reasons if alone else []
 
 
 def check_attempt(attempt: Any) -> list[dict[str, str]]:
@@ -526,6 +581,7 @@ def check_attempt(attempt: Any) -> list[dict[str, str]]:
 
     deal = attempt.daily.deal if attempt.daily_id else None
     won = attempt.status == Attempt.Status.WON
+    measured = attempt.perfection or {}
     return check(
         attempt.game,
         attempt.moves,
@@ -533,7 +589,9 @@ def check_attempt(attempt: Any) -> list[dict[str, str]]:
         deal.certificate if deal else [],
         won=won,
         par=deal.par if deal else None,
-        perfection=attempt.perfection,
+        par_proven=bool(deal and deal.par_optimal),
+        remaining=None if won else measured.get("remaining"),
+        perfection=attempt.perfection if won else None,
         solver_lines=(deal.solver_lines or []) if deal else [],
     )
 

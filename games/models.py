@@ -512,6 +512,15 @@ class Attempt(models.Model):
     def is_finished(self) -> bool:
         return self.status != self.Status.PLAYING
 
+    @property
+    def review_told(self) -> str:
+        """The fair-play review as its player is told it (docs/fair-play.md): nothing while
+        the game is played (a hold of an unfinished game is provisional, and a bot must not
+        use it as an oracle), nor once disqualified (the reason says it all); else `review`."""
+        if self.disqualified or self.status == self.Status.PLAYING:
+            return ""
+        return str(self.review)
+
     #: What play changes of an attempt (a move, a finish, a resignation: the history and what
     #: it counts, the end and its verdict, a fair-play hold): what `store` writes.
     PLAY_FIELDS = (

@@ -109,7 +109,7 @@ def check_perfection(attempt_id: int) -> bool | None:
         attempt = services.attempt_check_perfection(attempt_id=attempt_id)
     except SoftTimeLimitExceeded:
         return None
-    return any(reason["rule"] == "too_perfect" for reason in attempt.held_reasons)
+    return any(reason["rule"] == "accuracy" for reason in attempt.held_reasons)
 
 
 def solver_jobs_mode() -> str:

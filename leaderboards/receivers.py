@@ -24,8 +24,9 @@ from games.models import Standing
 from leaderboards import board, index, selectors
 from leaderboards.signals import board_changed
 
-#: A ranked win that would rank this high on its day's board is measured against shortest
-#: play (the fair-play check `too_perfect`, in the workers): where a cheater aims.
+#: A ranked win that would rank this high on its day's board gets the solver's distance after
+#: each of its moves measured (fair play's evidence for a reviewer, in the workers): where a
+#: cheater aims.
 PERFECTION_TOP = 100
 
 

@@ -229,15 +229,16 @@ class RegisterInputSerializer(LoginInputSerializer):
 REVIEW_HELP = (
     'Fair play (docs/fair-play.md): "held" while an admin reviews this finished ranked result '
     '(it is off the board until then; show "under review"), "approved" once ranked after a '
-    'review, else "". Always "" for a disqualified result.'
+    'review, else "". Always "" while the game is played (a hold is told only at its end) and '
+    "for a disqualified result."
 )
 DISQUALIFIED_HELP = 'Why an admin disqualified this result; "" unless disqualified.'
 HINTS_HELP = "Hints given to this attempt (practice only: POST .../hint/)."
 
 
 def review_shown(attempt: Attempt) -> str:
-    """The review state the player sees: none once disqualified (the reason says it all)."""
-    return "" if attempt.disqualified else attempt.review
+    """The review state the player is told (`Attempt.review_told`)."""
+    return attempt.review_told
 
 
 class AttemptSummarySerializer(serializers.Serializer):

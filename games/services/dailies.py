@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from games import clock, fairplay, signals
+from games.engine.solver.distance import distance
 from games.errors import Conflict, Malformed
 from games.models import RANKED_GRACE, Attempt, DailyChallenge, Deal
 from games.selectors import daily_observed, game_check
@@ -84,13 +85,49 @@ def dailies_due_for_closing(now: dt.datetime | None = None) -> list[int]:
     )
 
 
+#: The day's end bounds what each of this many unfinished ranked attempts still needed (those
+#: highest on the board: where a bot parks a line short of the end), with this many seconds of
+#: search each, so that fair play's `accuracy` can judge them.
+PARKED_SEARCHED = 100
+PARKED_SECONDS = 2.0
+
+
+def parked_remaining(daily: DailyChallenge) -> dict[int, int]:
+    """For the unfinished ranked attempts of `daily` highest on its board (by cards on the
+    foundations, at least `fairplay.MIN_MOVES_PERFECTION` moves), a winning line's length from
+    where each stands, where a short search finds one: attempt id -> moves. Off any
+    transaction: it takes seconds."""
+    found: dict[int, int] = {}
+    parked = (
+        Attempt.objects.filter(
+            daily=daily,
+            ranked=True,
+            status=Attempt.Status.PLAYING,
+            move_count__gte=fairplay.MIN_MOVES_PERFECTION,
+        )
+        .order_by("-foundation_cards", "move_count", "pk")
+        .only("pk", "game", "deal_string", "moves")[:PARKED_SEARCHED]
+    )
+    for attempt in parked:
+        left = distance(attempt.game, attempt.deal_string, attempt.moves, time_limit=PARKED_SECONDS)
+        if left.upper is not None:
+            found[attempt.pk] = left.upper
+    return found
+
+
 def daily_close(*, daily_id: int) -> int | None:
     """The end of a daily's day, once its ranked play is over: every ranked attempt left
-    unfinished is checked once more on its final history (games/fairplay.py), and held when it
-    trips a check; then how the day went is recorded (`DailyChallenge.observed`, beside the
-    solver's predicted difficulty). Claimed by a conditional UPDATE, so a second run does
-    nothing (None). Returns how many attempts it held."""
+    unfinished is checked once more on its final history (games/fairplay.py), those highest on
+    the board with what a search found they still needed (`parked_remaining`, kept in
+    `Attempt.perfection`), and held when it trips a check; then how the day went is recorded
+    (`DailyChallenge.observed`, beside the solver's predicted difficulty). Claimed by a
+    conditional UPDATE, so a second run does nothing (None). Returns how many attempts it
+    held."""
     now = clock.now()
+    remaining: dict[int, int] = {}
+    daily = DailyChallenge.objects.filter(pk=daily_id, closed_at__isnull=True).first()
+    if daily is not None and not daily.ranked_play_open(now):
+        remaining = parked_remaining(daily)
     with transaction.atomic():
         claimed = DailyChallenge.objects.filter(pk=daily_id, closed_at__isnull=True).update(
             closed_at=now
@@ -109,8 +146,15 @@ def daily_close(*, daily_id: int) -> int | None:
         for attempt in unfinished:
             attempt.daily = daily
             was = attempt.review
+            fields = ["review", "held_reasons"]
+            if attempt.pk in remaining:
+                attempt.perfection = {
+                    **(attempt.perfection or {}),
+                    "remaining": remaining[attempt.pk],
+                }
+                fields.append("perfection")
             if fairplay.hold_if_implausible(attempt) and was != Attempt.Review.HELD:
-                attempt.save(update_fields=["review", "held_reasons"])
+                attempt.save(update_fields=fields)
                 signals.send_on_commit(
                     signals.attempt_changed, attempt_id=attempt.pk, daily_id=daily.pk
                 )

@@ -35,12 +35,18 @@ def _perfection_due(attempt: Attempt) -> bool:
     )
 
 
+def _held_for(attempt: Attempt, rule: str) -> bool:
+    return any(reason.get("rule") == rule for reason in attempt.held_reasons or [])
+
+
 def attempt_check_perfection(*, attempt_id: int, time_limit: float | None = None) -> Attempt:
-    """Measure how closely a ranked win followed shortest play (`fairplay.perfection`, up to
-    `time_limit` seconds, by default `fairplay.PERFECTION_SECONDS`), store it on the attempt,
-    and hold the win for review when the rule `too_perfect` trips (the reasons added to any it
-    had). The measure runs outside any transaction (it takes a worker up to a minute); the
-    result is written only if the attempt still wants it. Done once per attempt."""
+    """Measure the solver's distance after each move of a ranked win (`fairplay.perfection`,
+    up to `time_limit` seconds, by default `fairplay.PERFECTION_SECONDS`) and store it on the
+    attempt: the evidence a reviewer reads, move by move. The rule `accuracy` judged the win
+    from its par when it finished; the measure can only tighten its bound, and holds the win
+    when that now trips the rule (the reason added to any it had). The measure runs outside
+    any transaction (it takes a worker up to a minute); the result is written only if the
+    attempt still wants it. Done once per attempt."""
     attempt = Attempt.objects.select_related("daily__deal").get(pk=attempt_id)
     if not _perfection_due(attempt):
         return attempt
@@ -62,7 +68,9 @@ def attempt_check_perfection(*, attempt_id: int, time_limit: float | None = None
             return attempt
         attempt.perfection = measured or {"decided": 0}
         reasons = [
-            reason for reason in fairplay.check_attempt(attempt) if reason["rule"] == "too_perfect"
+            reason
+            for reason in fairplay.check_attempt(attempt)
+            if reason["rule"] == "accuracy" and not _held_for(attempt, "accuracy")
         ]
         fields = ["perfection"]
         if reasons:

@@ -21,7 +21,9 @@ from benchmarks.fairplay import (
     HUMAN,
     human_game,
     instant_bot,
+    paced_bot,
     random_delay_bot,
+    reordered,
     resampling_bot,
     rhythm_bot,
 )
@@ -82,15 +84,20 @@ def test_a_random_delay_bot_is_held_for_its_pace(dailies, play) -> None:
     assert "too_fast" in rules(attempt) and "machine_rhythm" not in rules(attempt)
 
 
-def test_a_bot_drawing_human_gaps_but_moving_at_once_is_held(dailies, play) -> None:
+def test_a_quick_first_move_alone_holds_nothing(dailies, play) -> None:
+    """A person's obvious first move can come at once: with a person's way and gaps after it,
+    the game is ranked (a bot that did this on a solver's line is held for the line)."""
     daily = dailies("masterpiece")
     line = own_line(daily)
     recorded = human_game(random.Random(4), "masterpiece", daily.deal.deal_string, line)
     bot = resampling_bot(random.Random(5), line, recorded)
     bot.times[:] = [t - bot.times[0] + 300 for t in bot.times]  # its first move at 0.3 s
-    attempt = play(daily, bot)
-    assert_held(attempt)
-    assert rules(attempt) == {"instant_first_move"}
+    assert_ranked(play(daily, bot))
+    solver = human_game(
+        random.Random(4), "masterpiece", daily.deal.deal_string, daily.deal.certificate
+    )
+    solver.times[:] = [t - solver.times[0] + 300 for t in solver.times]
+    assert rules(play(daily, solver)) == {"instant_first_move", "accuracy"}
 
 
 def test_a_patient_bot_with_human_gaps_is_not_held(dailies, play) -> None:
@@ -194,12 +201,16 @@ def test_the_solvers_line_is_still_held_after_a_players_win_lowered_the_par(dail
     assert deal.solver_lines == [solver]
     # A player's win (the same moves in another order) below a par that was not a floor.
     Deal.objects.filter(pk=deal.pk).update(par=len(solver) + 4, par_optimal=False)
-    lowered = services.deal_lower_par(deal_id=deal.pk, line=own_line(daily))
+    mine = reordered("masterpiece", deal.deal_string, solver)
+    lowered = services.deal_lower_par(deal_id=deal.pk, line=mine)
     assert lowered is not None and lowered.certificate != solver
     assert lowered.solver_lines == [solver]  # a player's line is not the solver's
     daily.refresh_from_db()
 
     bot = play(daily, human_game(random.Random(8), "masterpiece", deal.deal_string, solver))
+    parked = play(daily, paced_bot(random.Random(9), solver[:-6], 2000))
 
-    assert "solver_line" in rules(bot)
+    assert "accuracy" in rules(bot)  # as short as the par: a win is accuracy's
     assert_held(bot)
+    assert "solver_line" in rules(parked)  # the solver's line, parked short of the end
+    assert parked.review == Attempt.Review.HELD and not on_board(parked)

@@ -90,8 +90,31 @@ def test_machine_rhythm_most_gaps_within_a_few_ms(width: int, trips: bool) -> No
 
 @pytest.mark.parametrize(("game", "floor_ms"), [("masterpiece", 1500), ("munger", 700)])
 def test_instant_first_move(game: str, floor_ms: int) -> None:
-    assert "instant_first_move" not in tripped(game, ["T1>T2"], [floor_ms])
-    assert "instant_first_move" in tripped(game, ["T1>T2"], [floor_ms - 1])
+    fast = ["T1>T2"] * 11  # ten gaps of 10 ms: too_fast trips beside it
+    quick = timeline([10] * 10, first=floor_ms - 1)
+    assert "instant_first_move" not in tripped(game, fast, timeline([10] * 10, first=floor_ms))
+    assert "instant_first_move" in tripped(game, fast, quick)
+
+
+def test_a_quick_first_move_alone_never_holds_a_game() -> None:
+    """A person's obvious first move can come 0.69 s after the deal: it holds nothing unless
+    another rule trips too."""
+    moves = ["T1>T2"] * 40
+    times = timeline(varied(3000, 39), first=690)
+    assert tripped("munger", moves, times) == set()
+    assert check("masterpiece", ["T1>T2"], [120]) == []
+
+
+def test_quick_stock_draws_count_as_one_action() -> None:
+    """Flipping through Munger's stock is a few quick clicks on one pile: a run of draws is one
+    action of `too_fast`'s pace, whatever the speed of the clicks."""
+    moves, gaps = [], []
+    for index in range(10):
+        moves += ["T1>T2", *["S>W"] * 5]
+        gaps += [1500 + 200 * index, *[60] * 5]
+    times = timeline(gaps[:-1])
+    assert tripped("munger", moves, times) == set()
+    assert "too_fast" in tripped("munger", [m if m != "S>W" else "W>T1" for m in moves], times)
 
 
 CERTIFICATE = [f"M{1 + i % 8}>M{1 + (i + 3) % 8}" for i in range(50)]
@@ -125,11 +148,11 @@ def test_certificate_line_with_undone_detours_is_still_the_certificate() -> None
 @pytest.mark.parametrize(
     ("prefix", "won", "certificate", "trips"),
     [
-        (46, True, CERTIFICATE, True),  # 92% of the solver's line, at a person's pace
-        (50, True, CERTIFICATE, True),
-        (45, True, CERTIFICATE, False),  # 90% is not more than 90%
+        (46, False, CERTIFICATE, True),  # 92% of the solver's line, at a person's pace
         (50, False, CERTIFICATE, True),  # parked short of the end, or resigned
-        (29, True, CERTIFICATE[:29], False),  # too short a line to say anything
+        (45, False, CERTIFICATE, False),  # 90% is not more than 90%
+        (50, True, CERTIFICATE, False),  # a win is accuracy's to judge
+        (29, False, CERTIFICATE[:29], False),  # too short a line to say anything
     ],
 )
 def test_solver_line(prefix: int, won: bool, certificate: list[str], trips: bool) -> None:
@@ -137,13 +160,13 @@ def test_solver_line(prefix: int, won: bool, certificate: list[str], trips: bool
     slow = timeline(varied(4000, len(moves) - 1), first=20_000)
     reasons = {r["rule"] for r in check("masterpiece", moves, slow, certificate, won=won)}
     assert ("solver_line" in reasons) is trips
-    assert reasons <= {"solver_line"}
+    assert reasons <= {"solver_line", "accuracy"}
 
 
 def test_a_reason_names_its_rule_and_says_why() -> None:
-    [reason] = check("masterpiece", ["T1>T2"], [120])
-    assert reason["rule"] == "instant_first_move"
-    assert "0.12 s" in reason["detail"] and "1.5 s" in reason["detail"]
+    reasons = check("masterpiece", ["T1>T2"] * 11, timeline([10] * 10, first=120))
+    [first] = [reason for reason in reasons if reason["rule"] == "instant_first_move"]
+    assert "0.12 s" in first["detail"] and "1.5 s" in first["detail"]
 
 
 def test_times_and_moves_must_match() -> None:
@@ -171,27 +194,91 @@ def test_the_hook_leaves_alone_what_never_reaches_the_board_or_was_reviewed(fiel
 def test_the_hook_holds_in_memory() -> None:
     attempt = Attempt(
         game="masterpiece",
-        moves=["T1>T2"],
-        move_times=[5],
+        moves=["T1>T2"] * 11,
+        move_times=timeline([10] * 10, first=5),
         ranked=True,
         verified=True,
         status=Attempt.Status.RESIGNED,
     )
     reasons = fairplay.hold_if_implausible(attempt)
     assert attempt.review == Attempt.Review.HELD
-    assert attempt.held_reasons == reasons and reasons[0]["rule"] == "instant_first_move"
+    assert attempt.held_reasons == reasons and reasons[0]["rule"] == "too_fast"
 
 
 def test_solver_line_compares_with_every_line_the_solver_gave() -> None:
     """The certificate may be a player's line since (one that lowered the par): the solver's
     own lines are what a cheater plays."""
     other = CERTIFICATE[1:] + CERTIFICATE[:1]
-    slow = timeline(varied(4000, len(CERTIFICATE) - 1), first=20_000)
+    parked = CERTIFICATE[:-1]
+    slow = timeline(varied(4000, len(parked) - 1), first=20_000)
 
     def rules(lines) -> set[str]:
-        found = check("masterpiece", CERTIFICATE, slow, other, won=True, solver_lines=lines)
+        found = check("masterpiece", parked, slow, other, solver_lines=lines)
         return {r["rule"] for r in found}
 
     assert "solver_line" in rules([other, CERTIFICATE])
     assert "solver_line" not in rules([other])
     assert "solver_line" not in rules([])
+
+
+# -- accuracy --------------------------------------------------------------------------------
+
+LONG = [f"T{1 + i % 7}>T{1 + (i + 2) % 7}" for i in range(100)]
+SLOW = timeline(varied(3000, 99), first=20_000)
+
+
+def accuracy(moves=LONG, times=SLOW, **kwargs) -> dict[str, str] | None:
+    found = [r for r in check("munger", moves, times, **kwargs) if r["rule"] == "accuracy"]
+    return found[0] if found else None
+
+
+@pytest.mark.parametrize(
+    ("game", "par", "held"),
+    [
+        ("munger", 100, True),  # every move on a shortest way
+        ("munger", 93, True),  # 7 of 100 wasted: 7%, under 8%
+        ("munger", 92, False),  # 8 of 100: not under 8%
+        ("masterpiece", 93, True),
+        ("masterpiece", 92, False),
+    ],
+)
+def test_accuracy_holds_a_win_that_wasted_almost_no_move(game: str, par: int, held: bool) -> None:
+    """A win of N moves (undo pairs removed) from a par of D wasted at most N - D of them,
+    whatever its order and pace."""
+    reasons = check(game, LONG, SLOW, won=True, par=par, par_proven=True)
+    assert ("accuracy" in {r["rule"] for r in reasons}) is held
+
+
+def test_accuracy_counts_the_net_line_and_says_what_it_found() -> None:
+    detours = [*LONG[:50], "T1>T2", "U", "T3>T4", "U", *LONG[50:]]
+    times = timeline(varied(3000, len(detours) - 1), first=20_000)
+    reason = accuracy(detours, times, won=True, par=98, par_proven=True)
+    assert reason is not None
+    assert (
+        "98.0% accuracy" in reason["detail"] and "at most 2 of the game's 100" in reason["detail"]
+    )
+    assert "(proven shortest)" in reason["detail"]
+    unproven = accuracy(won=True, par=98)
+    assert unproven is not None and "(the best line known)" in unproven["detail"]
+
+
+def test_accuracy_judges_games_of_thirty_moves_or_more() -> None:
+    assert accuracy(LONG[:29], SLOW[:29], won=True, par=29) is None
+    assert accuracy(LONG[:30], SLOW[:30], won=True, par=30) is not None
+
+
+def test_accuracy_judges_a_game_not_won_once_its_remaining_moves_are_bounded() -> None:
+    """A game stopped with a line of R moves still to go wasted at most N - (D - R)."""
+    parked = LONG[:97]
+    times = SLOW[:97]
+    assert accuracy(parked, times, par=100) is None  # what it still needs is unknown
+    assert accuracy(parked, times, par=100, remaining=3) is not None
+    assert accuracy(parked, times, par=100, remaining=12) is None  # 9 of 97 wasted, at most
+
+
+def test_accuracy_is_tightened_by_a_measured_profile() -> None:
+    """A move that put the win two further away counts two in N - D but is one move of the
+    game: the profile's count of misses, when every move was settled, can only be lower."""
+    measured = {"moves": 100, "decided": 100, "misses": 4, "start": 90}
+    assert accuracy(won=True, par=90, par_proven=True) is None  # 10 of 100, at most
+    assert accuracy(won=True, par=90, par_proven=True, perfection=measured) is not None

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from benchmarks.fairplay import Recorded, human_game, instant_bot, timed
+from benchmarks.fairplay import Recorded, human_game, instant_bot, paced_bot, reordered, timed
 from games import fairplay, services
 from games.models import RANKED_GRACE, Attempt
 from tests.fairplay.lines import own_line
@@ -35,6 +35,22 @@ def test_a_bot_parked_short_of_the_end_is_held_and_off_the_board(dailies, play):
     assert bot.review == Attempt.Review.HELD
     assert {r["rule"] for r in bot.held_reasons} >= {"too_fast"}
     assert not on_board(bot)
+
+
+def test_a_held_player_is_told_only_when_the_game_ends(dailies, play):
+    """A bot must not use a hold as an oracle: while the game is played, its state says
+    nothing of it; once the game ends, the player is told it is under review."""
+    from games.api.serializers import review_shown
+    from games.state import attempt_state
+
+    daily = dailies("masterpiece")
+    bot = play(daily, parked(instant_bot(random.Random(1), daily.deal.certificate)))
+    assert bot.review == Attempt.Review.HELD
+    assert review_shown(attempt_state(bot).attempt) == ""
+
+    services.attempt_resign(attempt_id=bot.pk, player=bot.player)
+    bot.refresh_from_db()
+    assert bot.review == Attempt.Review.HELD and review_shown(bot) == "held"
 
 
 def test_an_honest_game_in_progress_is_not_held(dailies, play):
@@ -103,6 +119,28 @@ def test_the_days_end_checks_what_was_left_unfinished(dailies, play, fake_clock,
     assert daily.ranked_until - RANKED_GRACE == dt.datetime.combine(
         daily.date + dt.timedelta(days=1), dt.time(), dt.UTC
     )
+
+
+def test_the_days_end_judges_a_parked_line_by_what_it_still_needed(dailies, play, fake_clock):
+    """A careful bot parks a shortest line in another order three moves short of the end, at a
+    person's pace: no timing rule and no comparison with the solver's line sees it. The day's
+    end bounds what it still needed (three moves) and `accuracy` holds it; an honest game left
+    unfinished as far along is not."""
+    daily = dailies("masterpiece")
+    deal = daily.deal
+    bot_line = reordered("masterpiece", deal.deal_string, deal.certificate, at=2)[:-3]
+    bot = play(daily, paced_bot(random.Random(3), bot_line, 2500))
+    honest = play(daily, paced_bot(random.Random(4), own_line(daily)[:-3], 2500))
+    assert bot.review == honest.review == Attempt.Review.NONE
+
+    fake_clock.set(daily.ranked_until)
+    services.dailies_close_due()
+
+    bot.refresh_from_db()
+    honest.refresh_from_db()
+    assert [r["rule"] for r in bot.held_reasons] == ["accuracy"] and not on_board(bot)
+    assert bot.perfection["remaining"] <= 3
+    assert honest.review == Attempt.Review.NONE and on_board(honest)
 
 
 def test_the_days_end_records_how_the_day_went(dailies, play, fake_clock, admin_client):

@@ -15,7 +15,6 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
-from benchmarks.fairplay import reordered
 from games import clock, services
 from games.api import throttles
 from games.api.parsers import BoundedJSONParser
@@ -27,6 +26,7 @@ from games.errors import TooLarge
 from games.identity import COOKIE_NAME
 from games.models import Attempt, Player
 from games.state import position
+from tests.fairplay.lines import own_line
 from tests.games import factories
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -144,9 +144,9 @@ def test_a_guest_plays_todays_daily_to_a_verified_win_and_then_sees_par(today_da
         }
     ]
 
-    # A winning line of its own (the solver's, two neighbouring moves swapped): the solver's
-    # own line is held as such.
-    line = reordered("masterpiece", today_daily.deal.deal_string, today_daily.deal.certificate)
+    # A winning line of its own (the solver's moves in another order, with detours): a line as
+    # short as the par is held as a solver's.
+    line = own_line(today_daily)
     for seq, token in enumerate(line):
         elapsed[0] += 8.0 if seq == 0 else 1.5 + (seq * 7919 % 31) / 10
         assert token in state["legal"]

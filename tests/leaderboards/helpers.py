@@ -6,9 +6,9 @@ import datetime as dt
 import random
 from collections.abc import Callable
 
-from benchmarks.fairplay import reordered
 from games import clock, services
 from games.models import Attempt, DailyChallenge, Player
+from tests.fairplay.lines import own_line
 from tests.games import factories
 
 NOON = dt.datetime(2026, 12, 1, 12, 0, tzinfo=dt.UTC)
@@ -87,9 +87,9 @@ def play(
 def play_to_win(
     daily: DailyChallenge, player: Player, travel: Callable[[dt.datetime], None], *, seed: int = 0
 ) -> Attempt:
-    """Play a winning line of the certificate's length (the solver's moves, two neighbouring
-    ones swapped: the solver's own line is held as such): a real, verified win."""
-    line = reordered(daily.game, daily.deal.deal_string, daily.deal.certificate)
+    """Play a winning line of a person's (the solver's moves in another order, with detours
+    kept: a line as short as the par is held as a solver's): a real, verified win."""
+    line = own_line(daily)
     attempt = play(daily, player, line, travel, seed=seed)
     assert attempt.status == Attempt.Status.WON and attempt.verified
     return attempt

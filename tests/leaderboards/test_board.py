@@ -74,7 +74,7 @@ def test_a_real_win_tops_the_board(
         "player": "alice",
         "attempt_id": attempt.pk,
         "status": "won",
-        "moves": len(today_daily.deal.certificate),
+        "moves": attempt.move_count,
         "undos": 0,
         "seconds": int(attempt.play_seconds()),
         "foundation_cards": 52,

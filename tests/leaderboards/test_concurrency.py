@@ -10,9 +10,9 @@ import threading
 import pytest
 from django.db import connection
 
-from benchmarks.fairplay import reordered
 from games import clock, services
 from leaderboards import board, index, ranking, selectors
+from tests.fairplay.lines import own_line
 from tests.games import factories
 from tests.leaderboards.helpers import human_gaps
 
@@ -41,7 +41,7 @@ def play(daily, player, n: int, barrier: threading.Barrier, errors: list) -> Non
         attempt, _ = services.attempt_start(player=player, daily=daily)
         connection.close()
         barrier.wait(timeout=60)
-        own = reordered(daily.game, daily.deal.deal_string, daily.deal.certificate)
+        own = own_line(daily)
         line = [own[0], *(["U", own[0]] * (n % 3)), *own[1:]]
         for seq, (move, gap) in enumerate(zip(line, human_gaps(len(line), n), strict=True)):
             _thread_clock.now += dt.timedelta(seconds=gap)

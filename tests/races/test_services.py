@@ -7,7 +7,6 @@ import datetime as dt
 
 import pytest
 
-from benchmarks.fairplay import reordered
 from games import clock, services
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Attempt
@@ -17,6 +16,7 @@ from races import services as races
 from races.codes import ALPHABET, LENGTH
 from races.models import LIFETIME, Race, Racer
 from races.signals import racers_progressed
+from tests.fairplay.lines import own_line
 from tests.games import factories
 from tests.races.conftest import play_line, started
 
@@ -294,8 +294,9 @@ def test_results_follow_the_boards_rule_and_the_race_ends_when_all_are_done(
     alice, bob, carol, past_daily, monkeypatch
 ):
     race = started(monkeypatch, past_daily, alice, bob, carol)
-    # The solver's moves in an order of their own (its own line is held as such).
-    line = reordered(past_daily.game, past_daily.deal.deal_string, past_daily.deal.certificate)
+    # The solver's moves in an order of their own, with detours (a line as short as the par is
+    # held as a solver's).
+    line = own_line(past_daily)
     attempts = {p: races.race_attempt(code=race.code, player=p)[0] for p in (alice, bob, carol)}
     play_line(attempts[bob].pk, bob, line)  # the par
     play_line(attempts[alice].pk, alice, [line[0], "U", *line])  # two moves more
