@@ -132,6 +132,12 @@ class Deal(models.Model):
     par_proved_at = models.DateTimeField(
         null=True, blank=True, help_text="When the exact search for the par last ran."
     )
+    par_proof_asked_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the exact search for the par was last asked for: one on its way is "
+        "never asked for again (services.deal_ask_par_proof).",
+    )
     difficulty = models.PositiveSmallIntegerField(
         null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(5)]
     )

@@ -33,7 +33,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
-from games import clock, services, signals
+from games import clock, services
 from games.engine.deals import random_seed
 from games.engine.solver import candidate_seconds
 from games.errors import Conflict
@@ -180,16 +180,16 @@ def dailies_ensure(
 
 def pars_ask(*, start: dt.date, end: dt.date) -> int:
     """Ask for the proof of every par of the dailies from `start` to before `end` that is not
-    proven and was never tried (a proof lost with its worker is asked for again). Returns how
-    many were asked for."""
+    proven and was never tried, unless one is on its way (`services.deal_ask_par_proof`: a
+    proof lost with its message is asked for again after `PROOF_PENDING`). Returns how many
+    were asked for."""
     deals = Deal.objects.filter(
         dailies__date__gte=start, dailies__date__lt=end, par_proved_at__isnull=True
     ).exclude(par_optimal=True)
-    asked = 0
-    for deal_id in deals.values_list("pk", flat=True).distinct():
-        signals.send_on_commit(signals.deal_par_requested, deal_id=deal_id)
-        asked += 1
-    return asked
+    return sum(
+        services.deal_ask_par_proof(deal_id=deal_id)
+        for deal_id in deals.values_list("pk", flat=True).distinct()
+    )
 
 
 def daily_ensure(

@@ -12,6 +12,7 @@ from games.engine.solver.distance import distance
 from games.errors import Conflict, Malformed
 from games.models import RANKED_GRACE, Attempt, DailyChallenge, Deal
 from games.selectors import daily_observed, game_check
+from games.services.deals import deal_ask_par_proof
 
 # -- the daily schedule ----------------------------------------------------------------------
 
@@ -55,7 +56,7 @@ def daily_schedule(
 def _ask_for_par_proof(deal: Deal) -> None:
     """A scheduled deal's par is proven in the workers ahead of the day (games/tasks.py)."""
     if not deal.par_optimal:
-        signals.send_on_commit(signals.deal_par_requested, deal_id=deal.pk)
+        deal_ask_par_proof(deal_id=deal.pk)
 
 
 def daily_unschedule(*, daily: DailyChallenge) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 
 from games import clock, signals
 from games.difficulty import LEVELS, METHOD, level_of_stats
@@ -164,14 +164,46 @@ def deal_store_solution(*, deal_id: int, result: Any) -> Deal:
         return deal
 
 
+#: A par proof asked for that has not run after this long is asked for again: its message was
+#: lost with a broker or a worker (the tasks themselves survive a worker's death).
+PROOF_PENDING = dt.timedelta(hours=2)
+
+
+def deal_ask_par_proof(*, deal_id: int) -> bool:
+    """Ask the workers to prove a deal's par (the signal `deal_par_requested`, after commit),
+    unless it is proven or a proof asked for has yet to run (`PROOF_PENDING`): a deal's proof
+    is never queued twice, however often the hourly scheduling run, a new schedule or a
+    lowered par asks. Claimed by a conditional UPDATE, so two asks at once send one. Returns
+    whether it was asked for."""
+    now = clock.now()
+    on_its_way = Q(par_proof_asked_at__gt=now - PROOF_PENDING) & (
+        Q(par_proved_at__isnull=True) | Q(par_proved_at__lt=F("par_proof_asked_at"))
+    )
+    asked = (
+        Deal.objects.filter(pk=deal_id)
+        .exclude(par_optimal=True)
+        .exclude(on_its_way)
+        .update(par_proof_asked_at=now)
+    )
+    if asked:
+        signals.send_on_commit(signals.deal_par_requested, deal_id=deal_id)
+    return bool(asked)
+
+
 def deal_prove_par(*, deal_id: int, time_limit: float | None = None) -> Deal:
     """Search for the shortest winning line of a solved deal (`solver.prove_par`, from its
     certificate), and keep what it proves: a shorter certified line becomes the certificate
     and the par; `par_optimal` says whether no shorter line exists, `par_lower_bound` the
     floor proven otherwise. For the workers ahead of the day (it may take minutes: the game's
-    `PAR_SECONDS` unless `time_limit`); a deal proven already is left as it is."""
+    `PAR_SECONDS` unless `time_limit`); a deal proven already, or whose proof ran since it was
+    last asked for (a second message of the same ask), is left as it is."""
     deal = Deal.objects.get(pk=deal_id)
-    if deal.par_optimal or not deal.certificate:
+    ran_since_asked = (
+        deal.par_proved_at is not None
+        and deal.par_proof_asked_at is not None
+        and deal.par_proved_at >= deal.par_proof_asked_at
+    )
+    if deal.par_optimal or not deal.certificate or ran_since_asked:
         return deal
     result = prove_par(deal.game, deal.deal_string, time_limit=time_limit, line=deal.certificate)
     with transaction.atomic():
@@ -210,7 +242,7 @@ def deal_lower_par(*, deal_id: int, line: list[str]) -> Deal | None:
         deal.par_optimal = False
         deal.par_lower_bound = min(deal.par_lower_bound or deal.par, deal.par)
         deal.save(update_fields=["certificate", "par", "par_optimal", "par_lower_bound"])
-        signals.send_on_commit(signals.deal_par_requested, deal_id=deal.pk)
+        deal_ask_par_proof(deal_id=deal.pk)
         return deal
 
 

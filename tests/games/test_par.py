@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 from django.dispatch import receiver
 
-from games import clock, services, signals
+from games import clock, scheduling, services, signals
 from games.models import Attempt, Deal
 from tests.games import factories
 
@@ -88,3 +88,49 @@ def test_a_win_under_the_par_is_held_and_lowers_the_par(
     deal.refresh_from_db()
     assert (deal.par, deal.par_optimal, deal.certificate) == (len(line), False, line)
     assert deal.pk in par_requests
+
+
+def test_a_deals_proof_is_never_queued_twice(par_requests, django_capture_on_commit_callbacks):
+    """The hourly scheduling run asked again for every par not yet proven, while the first ask
+    waited on the solve queue: 16 queued proofs grew to 201. An ask is claimed on the deal."""
+    deal = factories.certified_deal("munger")
+    Deal.objects.filter(pk=deal.pk).update(par_optimal=False)
+    later = factories.certified_deal("munger")
+    Deal.objects.filter(pk=later.pk).update(par_optimal=False)
+    for day, one in ((1, deal), (2, later)):
+        factories.daily("munger", clock.today() + dt.timedelta(days=day), deal=one)
+    days = (clock.today(), clock.today() + dt.timedelta(days=7))
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert scheduling.pars_ask(start=days[0], end=days[1]) == 2
+        assert scheduling.pars_ask(start=days[0], end=days[1]) == 0  # on their way
+        assert services.deal_ask_par_proof(deal_id=deal.pk) is False
+    assert sorted(par_requests) == sorted([deal.pk, later.pk])
+
+
+def test_a_proof_is_asked_again_once_it_ran_or_when_its_message_was_lost(
+    par_requests, django_capture_on_commit_callbacks, monkeypatch
+):
+    deal = factories.certified_deal("masterpiece")
+    Deal.objects.filter(pk=deal.pk).update(par=len(deal.certificate) + 4, par_optimal=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.deal_ask_par_proof(deal_id=deal.pk)
+    searches: list[int] = []
+    real = services.deals.prove_par
+    monkeypatch.setattr(
+        services.deals, "prove_par", lambda *a, **k: searches.append(1) or real(*a, **k)
+    )
+
+    services.deal_prove_par(deal_id=deal.pk, time_limit=1)
+    services.deal_prove_par(deal_id=deal.pk, time_limit=1)  # a second message of the same ask
+    assert len(searches) == 1
+
+    Deal.objects.filter(pk=deal.pk).update(par_optimal=False)  # say the search ran out
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.deal_ask_par_proof(deal_id=deal.pk)  # it ran: asked again
+        assert not services.deal_ask_par_proof(deal_id=deal.pk)
+    stale = clock.now() - services.PROOF_PENDING - dt.timedelta(seconds=1)
+    Deal.objects.filter(pk=deal.pk).update(par_proof_asked_at=stale)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.deal_ask_par_proof(deal_id=deal.pk)  # never ran: its message was lost
+    assert par_requests == [deal.pk] * 3
