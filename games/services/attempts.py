@@ -374,11 +374,15 @@ def _judge(attempt: Attempt) -> None:
     """The fair-play checks on a ranked attempt as it now stands (games/fairplay.py), and on a
     win the rule that needs a count of the service's (`_hold_if_shared_address`); a win
     under the par shows the par was not a floor: the deal takes the win's line as its par, and
-    a new proof is asked for."""
+    a new proof is asked for. A win held for its accuracy gets the solver's distance after each
+    of its moves measured off the request path: the reviewer's evidence."""
     reasons = fairplay.hold_if_implausible(attempt)
     _hold_if_shared_address(attempt)
-    if attempt.daily is not None and any(r["rule"] == "under_par" for r in reasons):
+    rules = {reason["rule"] for reason in reasons}
+    if attempt.daily is not None and "under_par" in rules:
         deal_lower_par(deal_id=attempt.daily.deal_id, line=net_line(attempt.moves))
+    if attempt.status == Attempt.Status.WON and "accuracy" in rules:
+        signals.send_on_commit(signals.perfection_check_requested, attempt_id=attempt.pk)
 
 
 def _hold_if_shared_address(attempt: Attempt) -> None:

@@ -104,6 +104,25 @@ def test_the_measure_runs_once_and_never_after_an_approval(proven, reordered, pl
     assert [r["rule"] for r in again.held_reasons] == ["accuracy"]  # kept for the record
 
 
+def test_a_win_held_for_its_accuracy_is_sent_to_the_check(
+    proven, reordered, play, django_capture_on_commit_callbacks
+):
+    """The reviewer's evidence: a held win is off the board, so no rank sends it."""
+    asked: list[int] = []
+
+    def record(sender, attempt_id, **kwargs):
+        asked.append(attempt_id)
+
+    signals.perfection_check_requested.connect(record, dispatch_uid="test-perfection-held")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            bot = play(proven, human_paced(reordered))
+    finally:
+        signals.perfection_check_requested.disconnect(dispatch_uid="test-perfection-held")
+
+    assert bot.review == Attempt.Review.HELD and asked == [bot.pk]
+
+
 def test_a_win_that_would_enter_the_top_is_sent_to_the_check(
     proven, reordered, play, monkeypatch, django_capture_on_commit_callbacks
 ):
