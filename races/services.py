@@ -496,6 +496,7 @@ def racer_finished(*, attempt_id: int) -> bool:
                 race.deal.certificate,
                 won=attempt.status == Attempt.Status.WON,
                 par=race.deal.par,
+                par_proven=bool(race.deal.par_optimal),
                 solver_lines=race.deal.solver_lines or [],
             )
         racer.save(update_fields=["foundations", "moves", "version", "held_reasons"])
