@@ -10,21 +10,30 @@ is locked while it runs. The answer names a move token (places, never cards), th
 that leads what the move carries (as the state's `moves` list does: None for a stock draw) and
 an undo count, and nothing else of the position, so it never names a card the player cannot
 see.
+
+A hint never gives up with nothing (`hint_from`): winning lines known from the deal's start
+(a daily's certificate, and every line a hint found for this attempt, kept in the cache for a
+day) answer at once where the player's position lies on one; and where the search runs out
+of time, the answer is what is known: the last position of the game known to be winnable, and
+the moves to undo to get back to it (`unsure`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 
-from games.engine.solver import hint
+from games.engine.solver import Hint, hint
 from games.errors import Conflict
+from games.fairplay import net_line
 from games.models import Attempt, Player
 from games.selectors import attempt_get
 from games.services.attempts import finished_error
@@ -35,17 +44,23 @@ MOVE = "move"  # play `move`: it keeps a win within reach
 UNDO = "undo"  # no win from here: undo `undo` moves, then one exists again
 WON = "won"  # nothing left to hint
 NO_WIN = "no_win"  # not even the deal's start can be won
-TIMEOUT = "timeout"  # no hint found in time
+UNSURE = "unsure"  # not decided in time: undo `undo` moves to a position known to be winnable
+TIMEOUT = "timeout"  # no hint found in time, and no position of the game known to be winnable
 DETAILS = {
     MOVE: "Play this move: a win is still within reach after it.",
     UNDO: "No win from here: undo this many moves and a win exists again.",
     WON: "This game is won.",
     NO_WIN: "This deal cannot be won, not even from its start.",
+    UNSURE: "This position could not be decided in time. It was winnable this many moves ago: "
+    "undo them to be sure of a win.",
     TIMEOUT: "No hint found in time. Try again after your next move.",
 }
 STATUSES = tuple(DETAILS)
 #: The answers that count as a hint given (`Attempt.hints`).
-COUNTED = (MOVE, UNDO)
+COUNTED = (MOVE, UNDO, UNSURE)
+#: Winning lines remembered per attempt (the newest), and for how long (seconds).
+LINES_KEPT = 8
+LINES_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -102,17 +117,85 @@ def _check_hints_open(attempt: Attempt) -> None:
     )
 
 
+def hint_from(
+    game: str,
+    deal_string: str,
+    moves: Sequence[str],
+    lines: Sequence[Sequence[str]],
+    *,
+    time_limit: float,
+) -> tuple[Hint, list[str] | None]:
+    """A hint for the position `moves` reach, knowing winning `lines` from the deal's start
+    (net lines, undo pairs removed): the next move of one the position lies on, at once;
+    else the solver's search within `time_limit`, whose winning line is returned too (from
+    the deal's start, to be remembered); and when the search runs out, the undo count back to
+    the last position of the game on a known line (status `unsure`). Pure: no database."""
+    net = net_line(moves)
+    for line in lines:
+        if len(line) > len(net) and list(line[: len(net)]) == net:
+            return Hint(MOVE, move=line[len(net)]), None
+    found = hint(game, deal_string, moves, time_limit=time_limit)
+    if found.status == MOVE and found.line:
+        return found, [*net, *found.line]
+    if found.status == "unknown":
+        known = max((_common(net, line) for line in lines), default=None)
+        if known is not None:
+            return Hint(UNSURE, undo=len(net) - known), None
+    return found, None
+
+
+def _common(a: Sequence[str], b: Sequence[str]) -> int:
+    count = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        count += 1
+    return count
+
+
+def _lines_key(attempt: Attempt) -> str:
+    """The cache's name for an attempt's lines: its id, when it started and its deal (an id a
+    test database, or a restored one, gives again never reads another game's lines)."""
+    made = f"{attempt.pk}:{attempt.started_at.isoformat()}:{attempt.deal_string}"
+    return f"hint-lines:{hashlib.blake2b(made.encode(), digest_size=12).hexdigest()}"
+
+
+def _known_lines(attempt: Attempt) -> list[list[str]]:
+    """The winning lines known for the attempt's deal: those hints found for it (the cache's,
+    none when the cache cannot be read), then a daily's certificate."""
+    try:
+        lines = list(cache.get(_lines_key(attempt)) or [])
+    except Exception:  # the cache is down: search as if nothing were known
+        lines = []
+    if attempt.daily is not None and attempt.daily.deal.certificate:
+        lines.append(list(attempt.daily.deal.certificate))
+    return lines
+
+
+def _remember(attempt: Attempt, line: list[str]) -> None:
+    try:
+        kept = [line, *(cache.get(_lines_key(attempt)) or [])][:LINES_KEPT]
+        cache.set(_lines_key(attempt), kept, LINES_SECONDS)
+    except Exception:  # the cache is down: the next hint searches again
+        pass
+
+
 def attempt_hint(*, attempt_id: int, player: Player) -> HintAnswer:
     """A hint for the player's attempt as it stands: 404/403 as for reading it, 409
     `attempt_finished`, `hints_ranked` (a ranked attempt) or `hints_not_yet` (practice on a
     daily whose ranked play is still open). A move or an undo count adds one to
-    `Attempt.hints`; `won`, `no_win` and `timeout` count nothing."""
+    `Attempt.hints`, and so does `unsure` (an undo count back to a position known to be
+    winnable); `won`, `no_win` and `timeout` count nothing."""
     attempt = attempt_get(attempt_id=attempt_id, player=player)
     _check_hints_open(attempt)
     game = position(attempt)
     budget = float(settings.HINT_SECONDS[attempt.game])
     clock = time.perf_counter()
-    found = hint(attempt.game, attempt.deal_string, attempt.moves, time_limit=budget)
+    found, line = hint_from(
+        attempt.game, attempt.deal_string, attempt.moves, _known_lines(attempt), time_limit=budget
+    )
+    if line is not None:
+        _remember(attempt, line)
     answer: dict[str, Any] = {}
     if found.status == "move":
         carried = {m.move: m for m in game.legal_moves_carrying()}.get(found.move or "")
@@ -123,6 +206,8 @@ def attempt_hint(*, attempt_id: int, player: Player) -> HintAnswer:
             answer = {"move": carried.move, "card": carried.card, "count": carried.count}
     elif found.status == "undo":
         status, answer = UNDO, {"undo": found.undo}
+    elif found.status == UNSURE:
+        status, answer = UNSURE, {"undo": found.undo}
     elif found.status == "won":
         status = WON
     elif time.perf_counter() - clock < budget:

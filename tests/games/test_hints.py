@@ -135,7 +135,7 @@ def test_a_deal_with_no_win_says_so_and_counts_nothing(alice):
 
 def test_a_search_out_of_time_answers_no_hint_in_time(alice, settings):
     settings.HINT_SECONDS = {**settings.HINT_SECONDS, "masterpiece": 0.0}
-    attempt = practice(alice)
+    attempt = practice(alice, seed=4)  # a deal no hint of this test run has found a line for
 
     answer = ask(client_of(alice), attempt.pk).json()
 
@@ -208,3 +208,58 @@ def test_hints_is_a_post_without_a_body(alice):
     attempt = practice(alice)
     response = client_of(alice).get(f"/api/attempts/{attempt.pk}/hint/")
     assert_error(response, 405, "method_not_allowed")
+
+
+# -- never nothing ---------------------------------------------------------------------------
+
+
+def test_a_hint_found_is_remembered_and_the_next_ones_along_it_are_at_once(alice, settings):
+    """The first hint searches; a player who follows it gets the next ones from the line it
+    found, without a search (even with no time left for one)."""
+    attempt = practice(alice)
+    client = client_of(alice)
+    first = ask(client, attempt.pk).json()
+    assert first["status"] == "move"
+    settings.HINT_SECONDS = {"munger": 0.0, "masterpiece": 0.0}  # no search can finish now
+    answer = first
+    for seq in range(5):
+        services.attempt_play(attempt_id=attempt.pk, player=alice, seq=seq, move=answer["move"])
+        answer = ask(client, attempt.pk).json()
+        assert answer["status"] == "move" and answer["seq"] == seq + 1, answer
+    assert answer["hints"] == 6
+
+
+def test_a_search_out_of_time_says_how_far_back_a_win_was_known(alice, settings, travel):
+    """On a past daily the certificate is a winning line from the start: off it, with no time
+    to search, the hint names the undos back to the last position on it, never nothing."""
+    yesterday = dt.date(2026, 3, 9)
+    daily = factories.daily("masterpiece", yesterday)
+    travel(dt.datetime(2026, 3, 11, 12, 0, tzinfo=dt.UTC))
+    attempt, _ = services.attempt_start(player=alice, daily=daily)
+    assert not attempt.ranked
+    certificate = list(daily.deal.certificate)
+    game = game_class("masterpiece").from_deal(daily.deal.deal_string)
+    for token in certificate[:3]:
+        game.push(token)
+    detour = next(m.text for m in game.legal_moves() if m.text != certificate[3])
+    for seq, token in enumerate([*certificate[:3], detour]):
+        services.attempt_play(attempt_id=attempt.pk, player=alice, seq=seq, move=token)
+    settings.HINT_SECONDS = {"munger": 0.0, "masterpiece": 0.0}
+
+    answer = ask(client_of(alice), attempt.pk).json()
+
+    assert answer["status"] == "unsure" and answer["undo"] == 1, answer
+    assert "winnable" in answer["detail"] and answer["hints"] == 1
+
+
+def test_hints_from_known_lines_without_a_database():
+    from games.services.hints import hint_from
+
+    text = deal("masterpiece", 1)
+    line = ["A1>M2", "M5>M7", "A2>M4"]
+    found, new = hint_from("masterpiece", text, line[:2], [line], time_limit=0.0)
+    assert (found.status, found.move, new) == ("move", "A2>M4", None)
+    found, _ = hint_from("masterpiece", text, ["A1>M2", "U", "A1>M2"], [line], time_limit=0.0)
+    assert found.move == "M5>M7"  # an undone move is not the position's
+    found, new = hint_from("masterpiece", text, [], [], time_limit=30.0)
+    assert found.status == "move" and new is not None and new[0] == found.move

@@ -56,11 +56,14 @@ class Distance:
 @dataclass
 class Hint:
     """A hint for a player: `status` move (play `move`), undo (take back `undo` moves: then a win
-    exists again), won, or unknown (the budget ran out). Carries nothing else."""
+    exists again), won, or unknown (the budget ran out). `line`, with a move, is the whole
+    winning line it starts: for the server's own memory of lines, never for players (in Munger
+    it follows the face-down cards); `to_json` carries nothing else."""
 
     status: str
     move: str | None = None
     undo: int | None = None
+    line: list[str] = field(default_factory=list, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "move": self.move, "undo": self.undo}
@@ -200,7 +203,7 @@ def hint(
 
     decided = decide(rules_for(here, DECIDE), Budget(left(), None, table_limit))
     if decided.status == SOLVED:
-        return Hint(MOVE, move=decided.line[0])
+        return Hint(MOVE, move=decided.line[0], line=list(decided.line))
     if decided.status != UNSOLVABLE:
         return Hint(UNKNOWN)
     # Undo k moves for k = 1.. until a win exists: lost at `lost`, winnable at `winnable`.
