@@ -20,7 +20,8 @@ PYTEST_WORKERS ?= -n auto
 NODE ?= node
 JS_TESTS := tests/frontend/js/
 
-.PHONY: setup setup-dev run test test-fast lint lint-js test-js screenshots check-deploy bench clean
+.PHONY: setup setup-dev run test test-fast lint lint-js test-js screenshots check-deploy bench \
+	backup restore clean
 
 # Re-installs only when a requirements file is newer than its stamp, so a second run is instant.
 setup: $(STAMP)
@@ -85,6 +86,28 @@ check-deploy: setup-dev
 	DEBUG=false ALLOWED_HOSTS=patience.example CSRF_TRUSTED_ORIGINS=https://patience.example \
 	SECRET_KEY="$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))')" \
 	$(PY) manage.py check --deploy --fail-level WARNING
+
+# A dump of the PostgreSQL database of DATABASE_URL into BACKUP_DIR, a folder outside the
+# checkout (the checkout is the image's build context), and the restore of a dump (DUMP=...)
+# into the database of DATABASE_URL, which then replays every finished ranked result: a backup
+# is only one once it restores. docs/deployment.md, "Backups" (there with docker compose).
+BACKUP_DIR ?=
+DUMP ?=
+backup:
+	@test -n "$(DATABASE_URL)" || { echo "make backup: set DATABASE_URL" >&2; exit 2; }
+	@test -n "$(BACKUP_DIR)" || { echo "make backup: set BACKUP_DIR (outside the checkout)" >&2; exit 2; }
+	@case "$$(realpath -m "$(BACKUP_DIR)")/" in "$$(realpath .)"/*) \
+		echo "make backup: BACKUP_DIR must be outside the checkout" >&2; exit 2;; esac
+	mkdir -p "$(BACKUP_DIR)"
+	pg_dump --format=custom --no-owner --dbname="$(DATABASE_URL)" \
+		--file="$(BACKUP_DIR)/patience-$$(date -u +%Y-%m-%dT%H%M%SZ).dump"
+
+restore: setup
+	@test -n "$(DATABASE_URL)" || { echo "make restore: set DATABASE_URL" >&2; exit 2; }
+	@test -f "$(DUMP)" || { echo "make restore: set DUMP to a dump file" >&2; exit 2; }
+	pg_restore --no-owner --clean --if-exists --exit-on-error --dbname="$(DATABASE_URL)" "$(DUMP)"
+	DATABASE_URL="$(DATABASE_URL)" $(PY) manage.py migrate --noinput
+	DATABASE_URL="$(DATABASE_URL)" $(PY) manage.py verify_attempts
 
 # The figures of docs/: replay speed (seconds), then the solver tables (about half an hour).
 bench: setup
