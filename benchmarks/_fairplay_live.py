@@ -6,11 +6,23 @@ puts the server a few minutes before the end of today (D), so the day rolls over
 run; the server is restarted on the same database with the clock moved on, as a player who
 keeps a tab open would meet it:
 
-1. **D, 23:54** (six minutes before midnight): every kind plays today's daily of both games
+1. **D, 23:53** (seven minutes before midnight): every kind plays today's daily of both games
    at once, over REST and over the play socket, in real time (the server stamps every move):
    instant, 200 ms rhythm, the solver's line at a person's pace (and at 2 s), with detours,
    honest games (the model's, chosen among those that end within the day), a bot parked at
    51 of 52 cards, and a rollover bot that opens its ranked attempt and plays a few moves.
+   Two cheats that only a server can show play too:
+   - **practice recon** (Munger): a guest opens the daily ranked (its cookie keeps the
+     attempt); a new guest of the same browser (its device cookie kept), then of a new
+     browser at the same address, asks for the daily, to play it in practice, or however the
+     server lets it, and learns the hidden cards from each move's answer (`probe`: the stock
+     drawn and put back, then the solver's line on a deal sampled from what is known); then
+     the ranked attempt is won with a reordered line of the cheater's own, at a person's pace;
+   - **best of N from one address**: `BEST_OF` guests, cookies cleared between, start the
+     daily one after the other from one address; every ranked attempt the server gives is
+     played with a line of its own (random opening, then the solver) and the best is kept.
+   What the server answered each start is in the notes (a refusal, 409, is the service's
+   success), and which rows reach the board unheld in the summary.
 2. **D+1, 00:01** (within the grace): the rollover bot asks for D's solution (it must still be
    hidden) and may still move.
 3. **D+1, 00:06**: D's ranked play has ended. The rollover bot fetches the solution, now
@@ -21,6 +33,12 @@ keeps a tab open would meet it:
 
 Then each attempt's `review` and held reasons are read from the database, and its place on
 its day's public board from `GET /api/leaderboards/<game>/<date>/`.
+
+Each simulated person connects from a loopback address of its own, in a /24 of its own
+(`new_address`: 127.A.B.C, bound as the client's local address), so the server's limits per
+address and per network (`RANKED_STARTS_PER_ADDRESS`, `..._NETWORK`, at production's values
+here: `SERVER_ENV`) see one person per address; the best-of-N guests and the practice recon's
+browsers share one, as one person's would.
 """
 
 from __future__ import annotations
@@ -28,63 +46,115 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import itertools
 import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-from benchmarks._honest import SKILLS, honest_game
+from benchmarks._honest import STRONG, honest_game
 from benchmarks._servers import EMBEDDED, Servers
 from benchmarks.fairplay import (
     FAST_HUMAN,
     HUMAN_PACE_MS,
     SLOW_PACE_MS,
+    Deal,
     Recorded,
     human_game,
     instant_bot,
+    opening_then_solver,
     paced_bot,
     pct,
     rhythm_bot,
+    shuffle_line,
     table,
 )
+from games.engine import GAMES
+from games.engine.cards import RANKS, SUITS
+from games.engine.solver import DECIDE, EXACT, SOLVED, Budget, rules_for
+from games.engine.solver.search import beam, decide
 
 TIMEOUT = 60.0
 PORT = 18660
-#: Seconds of day D left when the first pass starts: room for the slowest kind (2 s a move).
-DAY_LEFT = 360
+#: Seconds of day D left when the first pass starts: room for the slowest kind (2 s a move)
+#: and for the practice recon (a probe, then a line at a person's pace).
+DAY_LEFT = 420
 TRANSPORTS = ("rest", "socket")
-SOLVER_JOBS_OFF = {"SOLVER_JOBS": "off"}
+#: The servers: no solver jobs in their threads (run below as a worker would), and the ranked
+#: attempts an address and a network may start at a daily as production has them (the
+#: benchmark servers' raised limits left out): the best-of-N kind meets them; every other
+#: person comes from an address and a /24 of its own (`new_address`).
+SERVER_ENV = {
+    "SOLVER_JOBS": "off",
+    "RANKED_STARTS_PER_ADDRESS": "",
+    "RANKED_STARTS_PER_NETWORK": "",
+    "RANKED_STARTS_PER_NETWORK56": "",
+}
+#: Guests from one address in the best-of-N kind (past the household's ranked attempts).
+BEST_OF = 6
+#: The careful cheaters' median gap in this pass (ms): a person's pace that fits in the day.
+CAREFUL_MS = (1000, 1500)
+
+
+_people = itertools.count()
+
+
+def new_address() -> str:
+    """A loopback address of a simulated person's own, in a /24 of its own (127.A.B.C: the
+    whole of 127/8 is this machine's), so that the server's limits per address and per network
+    see one person per address, as they would on the Internet."""
+    n = next(_people)
+    return f"127.{20 + n // 250}.{n % 250}.{2 + n % 7}"
 
 
 @dataclass
 class Client:
-    """One browser: its cookies, its attempt, its socket when it plays over one."""
+    """One browser: its cookies, its attempt, its socket when it plays over one, and the
+    address it connects from (`new_address` unless it shares one)."""
 
     url: str
     transport: str
+    address: str = field(default_factory=new_address)
     http: httpx.AsyncClient = field(init=False)
     attempt: int = 0
     seq: int = 0
     errors: list[str] = field(default_factory=list)
     ws: Any = None
     heartbeat: asyncio.Task[None] | None = None
+    #: The server's answer to the start: HTTP status, and the refusal's code or "ranked" /
+    #: "practice".
+    answered: str = ""
 
     def __post_init__(self) -> None:
-        self.http = httpx.AsyncClient(base_url=self.url, timeout=TIMEOUT)
+        transport = httpx.AsyncHTTPTransport(local_address=self.address)
+        self.http = httpx.AsyncClient(base_url=self.url, timeout=TIMEOUT, transport=transport)
+
+    async def try_start(self, game: str, date: str, *, new_player: bool = True) -> dict | None:
+        """Start (or resume) this browser's attempt at a daily: its state, or None when the
+        server refused it (`answered` says how)."""
+        if new_player:
+            answer = await self.http.post("/api/players/", json={})
+            answer.raise_for_status()
+        answer = await self.http.post(f"/api/dailies/{game}/{date}/attempts/", json={})
+        body = answer.json()
+        if answer.status_code >= 400:
+            self.answered = f"{answer.status_code} {body.get('code', '')}".strip()
+            return None
+        self.answered = f"{answer.status_code} {'ranked' if body['ranked'] else 'practice'}"
+        self.attempt, self.seq = body["id"], body["seq"]
+        return body
 
     async def start(self, game: str, date: str) -> dict[str, Any]:
-        answer = await self.http.post("/api/players/", json={})
-        answer.raise_for_status()
-        answer = await self.http.post(f"/api/dailies/{game}/{date}/attempts/", json={})
-        answer.raise_for_status()
-        state = answer.json()
-        self.attempt, self.seq = state["id"], state["seq"]
+        state = await self.try_start(game, date)
+        if state is None:
+            raise RuntimeError(f"start refused: {self.answered}")
         if self.transport == "socket":
             cookie = self.http.cookies.get("patience_player")
             self.ws = await connect(
@@ -93,6 +163,7 @@ class Client:
                 additional_headers={"Cookie": f"patience_player={cookie}"},
                 open_timeout=TIMEOUT,
                 ping_interval=None,
+                local_addr=(self.address, 0),
             )
             first = json.loads(await self.ws.recv())
             assert first.get("type") == "state", first
@@ -165,6 +236,10 @@ class Entry:
     attempt: int = 0
     resign: bool = False
     note: str = ""
+    #: A row that is part of a cheat but not its result (a probe): reported, not counted.
+    probe: bool = False
+    #: Played by its group's coroutine (practice recon, best of N), not by `play_all`.
+    grouped: bool = False
 
 
 def _honest_in_time(seed: str, game: str, deal: str, limit_s: float) -> tuple[Recorded, str]:
@@ -173,7 +248,7 @@ def _honest_in_time(seed: str, game: str, deal: str, limit_s: float) -> tuple[Re
     rng = random.Random(seed)
     fallback = None
     for _ in range(12):
-        played = honest_game(rng, game, deal, SKILLS[-1])
+        played = honest_game(rng, game, deal, STRONG)
         if played.times[-1] / 1000 < limit_s:
             if played.won:
                 return Recorded(played.moves, played.times), played.outcome
@@ -196,10 +271,22 @@ def _makers(
     }
 
 
-def plan_first_pass(url: str, dailies: list[dict], day_left: float) -> list[Entry]:
+def plan_first_pass(
+    url: str, dailies: list[dict], day_left: float
+) -> tuple[list[Entry], list[Callable[[], Awaitable[None]]]]:
     """Every kind's game on day D's dailies, made before the servers start (the honest model
-    takes a while to find a game that ends within the day)."""
+    takes a while to find a game that ends within the day), and the kinds that play as a
+    group (practice recon, best of N from one address)."""
     entries: list[Entry] = []
+    groups: list[Callable[[], Awaitable[None]]] = []
+    for daily in dailies:
+        found, group = best_of_n(url, daily)
+        entries += found
+        groups.append(group)
+        if daily["game"] == "munger":
+            found, group = practice_recon(url, daily)
+            entries += found
+            groups.append(group)
     for daily in dailies:
         game, line, deal = daily["game"], daily["certificate"], daily["deal"]
         rng = random.Random(f"live-{game}")
@@ -219,13 +306,19 @@ def plan_first_pass(url: str, dailies: list[dict], day_left: float) -> list[Entr
             rollover = paced_bot(rng, line[:12], HUMAN_PACE_MS[game])
             entries.append(Entry(game, "rollover", transport, daily["date"], rollover))
     for entry in entries:
-        entry.client = Client(url, entry.transport)
-    return entries
+        if not hasattr(entry, "client"):
+            entry.client = Client(url, entry.transport)
+    return entries, groups
 
 
-async def play_all(entries: list[Entry]) -> None:
-    """Every entry's game at once, each move at its time."""
-    await asyncio.gather(*(_run(entry) for entry in entries))
+async def play_all(
+    entries: list[Entry], groups: Sequence[Callable[[], Awaitable[None]]] = ()
+) -> None:
+    """Every entry's game at once, each move at its time (a group's entries by the group)."""
+    await asyncio.gather(
+        *(_run(entry) for entry in entries if not entry.grouped),
+        *(group() for group in groups),
+    )
     for entry in entries:
         await entry.client.hang_up()
 
@@ -240,6 +333,274 @@ async def _run(entry: Entry) -> None:
         await entry.client.play(entry.recorded, time.monotonic(), resign=entry.resign)
     except Exception as exc:  # a refusal or a dropped socket: reported, the others go on
         entry.client.errors.append(f"{type(exc).__name__}: {str(exc)[:80]}")
+
+
+# -- cheats that need a server: best of N from one address, practice recon -----------------
+
+
+def _light_deal(daily: dict) -> Deal:
+    """The fields of a `Deal` the line makers read, from a daily the servers serve."""
+    line = list(daily["certificate"])
+    return Deal(daily["game"], 0, daily["deal"], line, [line], False, 0, line, len(line))
+
+
+def careful(rng: random.Random, line: Sequence[str]) -> Recorded:
+    """A line at a careful cheater's pace (`CAREFUL_MS`), a reading time first."""
+    return paced_bot(rng, line, rng.uniform(*CAREFUL_MS))
+
+
+def best_of_n(url: str, daily: dict) -> tuple[list[Entry], Callable[[], Awaitable[None]]]:
+    """`BEST_OF` guests from one address, cookies cleared between (a browser of its own
+    each), one after the other start today's daily ranked; the bot plays every attempt it got
+    with a line of its own (a random opening, then the solver: each another line) and keeps
+    the best. What the server answered each start, and which rows reach the board unheld."""
+    game, rng = daily["game"], random.Random(f"live-best-of-{daily['game']}")
+    d = _light_deal(daily)
+    address = new_address()
+    entries = []
+    for index in range(BEST_OF):
+        line, k = opening_then_solver(rng, d)
+        entry = Entry(
+            game, f"best of {BEST_OF}, one address", "rest", daily["date"], careful(rng, line)
+        )
+        entry.client = Client(url, "rest", address=address)
+        entry.grouped = True
+        entry.note = f"#{index + 1}: {k} random moves, {len(line)} moves"
+        entries.append(entry)
+
+    async def run() -> None:
+        playing = []
+        for entry in entries:  # one after the other, as one person clearing cookies does
+            try:
+                state = await entry.client.try_start(game, entry.date)
+            except Exception as exc:
+                entry.client.errors.append(f"{type(exc).__name__}: {str(exc)[:80]}")
+                continue
+            entry.note += f"; start: {entry.client.answered}"
+            if state is not None and state["ranked"]:
+                entry.attempt = state["id"]
+                playing.append(entry)
+        await asyncio.gather(*(_play(entry) for entry in playing))
+        won = [e for e in playing if not e.client.errors]
+        if won:
+            best = min(won, key=lambda e: len(e.recorded.moves))
+            best.note += "; the best kept"
+
+    return entries, run
+
+
+async def _play(entry: Entry) -> None:
+    try:
+        await entry.client.play(entry.recorded, time.monotonic(), resign=entry.resign)
+    except Exception as exc:
+        entry.client.errors.append(f"{type(exc).__name__}: {str(exc)[:80]}")
+
+
+#: Munger's face-down places at the deal: (column, index) (docs/rules.md, "Munger").
+FACE_DOWN = [(k, i) for k in range(7) for i in (0, 2)]
+STOCK_CARDS = 17
+ALL_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
+
+
+@dataclass
+class Recon:
+    """What a probe learnt of a Munger deal from the server's answers: the cards the deal
+    shows, each face-down card once turned up (or shown known after an undo), and the stock's
+    order as it is drawn."""
+
+    shown: dict[tuple[int, int], str]
+    reserve: list[str]
+    down: dict[tuple[int, int], str] = field(default_factory=dict)
+    stock: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, view: dict[str, Any]) -> Recon:
+        shown = {
+            (k, i): entry["card"]
+            for k, column in enumerate(view["tableau"])
+            for i, entry in enumerate(column)
+            if entry["face_up"]
+        }
+        return cls(shown, list(view["reserve"]))
+
+    @property
+    def complete(self) -> bool:
+        return len(self.down) == len(FACE_DOWN) and len(self.stock) == STOCK_CARDS
+
+    def learn(self, before: dict[str, Any], after: dict[str, Any]) -> dict[int, str]:
+        """What the view `after` a move shows that the probe did not know: deal index ->
+        card (a face-down card turned up, or shown known; the stock's cards in sight)."""
+        new: dict[int, str] = {}
+        for k, i in FACE_DOWN:
+            if (k, i) in self.down or len(after["tableau"][k]) <= i:
+                continue
+            now = after["tableau"][k][i]
+            was = before["tableau"][k][i] if len(before["tableau"][k]) > i else None
+            if now["card"] and (not now["face_up"] or (was is not None and not was["face_up"])):
+                self.down[(k, i)] = now["card"]
+                new[7 * i + k] = now["card"]
+        stock = after["stock"]
+        drawn = STOCK_CARDS - stock["count"]
+        for offset, card in enumerate(stock["known"]):
+            if drawn + offset not in self.stock:
+                self.stock[drawn + offset] = new[35 + drawn + offset] = card
+        drew = drawn > STOCK_CARDS - before["stock"]["count"]
+        if after["waste"] and drew and drawn - 1 not in self.stock:
+            self.stock[drawn - 1] = new[35 + drawn - 1] = after["waste"][-1]
+        return new
+
+    def cards(self, rng: random.Random | None = None) -> list[str]:
+        """The deal's 52 cards in dealing order: what is known, and the rest (with `rng`)
+        dealt at random into the places not known yet."""
+        cards: list[str | None] = [None] * 52
+        for (k, i), card in {**self.shown, **self.down}.items():
+            cards[7 * i + k] = card
+        cards[28:35] = self.reserve
+        for n, card in self.stock.items():
+            cards[35 + n] = card
+        unknown = sorted(set(ALL_CARDS) - {c for c in cards if c})
+        if rng is not None:
+            rng.shuffle(unknown)
+        fill = iter(unknown)
+        return [card or next(fill) for card in cards]
+
+
+async def probe(
+    client: Client, view: dict[str, Any], rng: random.Random, limit: int = 600
+) -> Recon:
+    """Learn a Munger deal's hidden cards from the server's answers to an attempt's moves:
+    draw the whole stock and put it back (undo: what was seen stays known), then play what
+    the solver says on a deal sampled from what is known, sampling again after each card
+    that turns up otherwise than sampled, until every face-down card is known."""
+    recon = Recon.of(view)
+    history: list[str] = []
+    current = view
+
+    async def send(token: str) -> dict[int, str] | None:
+        nonlocal current
+        status, state = await client.send({"seq": client.seq, "move": token}, "move")
+        if status != 200:
+            client.errors.append(f"probe {token}: {status} {state.get('code', '')}")
+            return None
+        client.seq = state["seq"]
+        learned = recon.learn(current, state["view"])
+        current = state["view"]
+        history.append(token)
+        return learned
+
+    for token in ["S>W"] * STOCK_CARDS + ["U"] * STOCK_CARDS:
+        if await send(token) is None:
+            return recon
+    misses = looks = 0
+    while not recon.complete and len(history) < limit and looks < 80:
+        looks += 1
+        sample = recon.cards(rng)
+        mirror = GAMES["munger"].from_deal(" ".join(sample))
+        for token in history:
+            mirror.push(token)
+        look = await asyncio.to_thread(
+            decide, rules_for(mirror, DECIDE), Budget(None, 30_000, 500_000)
+        )
+        if look.status != SOLVED or not look.line:
+            misses += 1  # no win seen from here: another sample, or back a few moves
+            if misses % 3 == 0:
+                for _ in range(rng.randint(1, 3)):
+                    if not mirror.can_undo:
+                        break
+                    mirror.push("U")
+                    if await send("U") is None:
+                        return recon
+            continue
+        misses = 0
+        for token in look.line:
+            learned = await send(token)
+            if learned is None:
+                return recon
+            if any(sample[index] != card for index, card in learned.items()):
+                break  # a card turned up otherwise than sampled: look again
+    return recon
+
+
+def practice_recon(url: str, daily: dict) -> tuple[list[Entry], Callable[[], Awaitable[None]]]:
+    """Munger's hidden cards learnt through practice: a guest opens today's daily ranked (its
+    cookie keeps the attempt); a new guest of the same browser, then of a new browser at the
+    same address, asks for the daily to play it in practice (or however the server lets it)
+    and learns the hidden cards from each move's answer; then the ranked attempt is won with
+    a reordered line of the cheater's own (the shipped solver's beam search on the deal it
+    learnt, not a stored line), at a person's pace."""
+    game, date = daily["game"], daily["date"]
+    rng = random.Random(f"live-recon-{game}")
+    address = new_address()
+    ranked = Entry(game, "practice recon, reordered own line", "rest", date, Recorded([], []))
+    ranked.client = Client(url, "rest", address=address)
+    ranked.grouped = True
+    probes = []
+    for name in ("same browser", "new browser"):
+        entry = Entry(game, f"practice recon, probe ({name})", "rest", date, Recorded([], []))
+        entry.client = Client(url, "rest", address=address)
+        entry.grouped = entry.probe = True
+        probes.append(entry)
+
+    async def run() -> None:
+        try:
+            await _recon(ranked, probes, daily, rng)
+        except Exception as exc:
+            ranked.client.errors.append(f"{type(exc).__name__}: {str(exc)[:80]}")
+
+    return [ranked, *probes], run
+
+
+async def _recon(ranked: Entry, probes: list[Entry], daily: dict, rng: random.Random) -> None:
+    game, date = daily["game"], daily["date"]
+    state = await ranked.client.try_start(game, date)
+    if state is None or not state["ranked"]:
+        ranked.note = f"ranked start: {ranked.client.answered}"
+        return
+    ranked.attempt = state["id"]
+    same, fresh = probes
+    device = [c for c in ranked.client.http.cookies.jar if c.name == "patience_device"]
+    for cookie in device:  # the same browser: its device cookie, not its player's
+        same.client.http.cookies.jar.set_cookie(cookie)
+    recon = None
+    for entry in probes:
+        seen = await entry.client.try_start(game, date)
+        entry.note = f"start: {entry.client.answered}"
+        if seen is None:
+            continue
+        entry.attempt = seen["id"]
+        clock = time.monotonic()
+        recon = await probe(entry.client, seen["view"], rng)
+        entry.note += (
+            f"; learnt {len(recon.down)}/{len(FACE_DOWN)} face-down, "
+            f"{len(recon.stock)}/{STOCK_CARDS} stock cards in {entry.client.seq} moves, "
+            f"{time.monotonic() - clock:.0f} s"
+        )
+        break
+    answers = "; ".join(f"{p.kind.split('(')[1][:-1]}: {p.client.answered}" for p in probes)
+    if recon is None or not recon.complete:
+        ranked.note = f"{answers}; the deal not learnt: the ranked attempt is left"
+        return
+    text = " ".join(recon.cards())
+    line, how = await asyncio.to_thread(own_line, game, text, [daily["certificate"]])
+    line = shuffle_line(rng, game, text, line)
+    ranked.recorded = careful(rng, line)
+    ranked.note = (
+        f"{answers}; deal learnt {'right' if text == daily['deal'] else 'WRONG'}; "
+        f"own line {len(line)} ({how}, reordered) where the par is {len(daily['certificate'])}"
+    )
+    await _play(ranked)
+
+
+def own_line(game: str, text: str, stored: list[list[str]]) -> tuple[list[str], str]:
+    """A line of the cheater's own for a deal: the shipped solver's beam search at a width of
+    its choosing, not a stored line."""
+    start = GAMES[game].from_deal(text)
+    rules = rules_for(start, EXACT)
+    for width, weight in ((400, 1.0), (150, 1.0), (400, 2.0), (50, 1.0)):
+        outcome = beam(rules, Budget(None, 400_000), width=width, weight=weight)
+        if outcome.line and outcome.line not in stored:
+            return list(outcome.line), f"beam {width}/{weight:g}"
+    raise RuntimeError("no line of the cheater's own")
 
 
 async def rollover_pass(entries: list[Entry], after_grace: bool) -> None:
@@ -288,16 +649,16 @@ async def live(args: argparse.Namespace) -> None:
     midnight = dt.datetime.combine(tomorrow, dt.time(), tzinfo=dt.UTC)
     # The solver's jobs (perfection checks, par proofs) are run below as one worker would run
     # them, not in the server's threads, which a restart would cut short.
-    servers = Servers(EMBEDDED, base_port=PORT, days=2, quiet=True, extra_env=SOLVER_JOBS_OFF)
+    servers = Servers(EMBEDDED, base_port=PORT, days=2, quiet=True, extra_env=SERVER_ENV)
     print(f"# services: preparing {EMBEDDED.name} ...", file=sys.stderr, flush=True)
     try:
         servers.prepare()
         dailies = [d for d in servers.dailies(today.isoformat()) if d["game"] in args.game]
-        entries = plan_first_pass(servers.urls[0], dailies, DAY_LEFT)
+        entries, groups = plan_first_pass(servers.urls[0], dailies, DAY_LEFT)
         servers.clock_offset = _offset_to(midnight - dt.timedelta(seconds=DAY_LEFT), 6)
         servers.start()
         print("# services: day D near its end, every kind plays", file=sys.stderr, flush=True)
-        await play_all(entries)
+        await play_all(entries, groups)
         servers.stop()
         servers.clock_offset = _offset_to(midnight + dt.timedelta(minutes=1), 6)
         servers.start()
@@ -400,9 +761,13 @@ def _perfection_cell(measured: dict[str, Any] | None) -> str:
     """A win's perfection measure: value (misses of decided net moves), or why none."""
     if not measured:
         return "-"
+    if "remaining" in measured and "decided" not in measured:
+        return f"{measured['remaining']} moves to go"
     if not measured.get("decided"):
         return "none decided"
-    return f"{measured['value']:.3f} ({measured['misses']}/{measured['decided']})"
+    value = measured.get("value")
+    shown = f"{value:.3f} " if isinstance(value, int | float) else ""
+    return f"{shown}({measured.get('misses')}/{measured['decided']})"
 
 
 async def _report(servers: Servers, entries: list[Entry]) -> None:
@@ -432,7 +797,7 @@ async def _report(servers: Servers, entries: list[Entry]) -> None:
     rows, defeated = [], []
     for entry in entries:
         row = stored.get(entry.attempt, {})
-        board = boards[(entry.game, entry.date)].get(entry.attempt)
+        board = boards[(entry.game, entry.date)].get(entry.attempt) if entry.attempt else None
         # A cheat is defeated when it is held or off the board; a rollover bot when the line
         # it copied never ranks (its row stays as it was when ranked play ended).
         defeated.append(board is None or (entry.kind == "rollover" and board != "won"))
@@ -447,15 +812,33 @@ async def _report(servers: Servers, entries: list[Entry]) -> None:
                 ", ".join(row.get("rules", [])) or "-",
                 _perfection_cell(row.get("perfection")),
                 board or "off",
-                "; ".join(entry.client.errors) or entry.note.lstrip("; ") or "",
+                "; ".join([entry.note.lstrip("; "), *entry.client.errors]).strip("; "),
             ]
         )
     print("\nThrough the services (one embedded server, REST and the play socket)\n")
     header = ["game", "kind", "over", "status", "moves", "review", "rules", "perfection"]
     header.append("on the board")
     print(table([*header, "notes"], rows))
-    cheats = [d for d, e in zip(defeated, entries, strict=True) if not e.kind.startswith("honest")]
-    honest = [r for r, e in zip(rows, entries, strict=True) if e.kind.startswith("honest")]
+    pairs = list(zip(defeated, entries, rows, strict=True))
+    cheats = [d for d, e, _ in pairs if not e.kind.startswith("honest") and not e.probe]
+    honest = [r for _, e, r in pairs if e.kind.startswith("honest")]
     print(f"\ncheats held or kept off the board: {pct(sum(cheats), len(cheats))} of {len(cheats)}")
+    unheld = [
+        f"{e.game} {e.kind} ({r[8]})"
+        for d, e, r in pairs
+        if not d and not e.probe and not e.kind.startswith("honest")
+    ]
+    print(f"cheat results on the board unheld: {len(unheld)}" + (f": {unheld}" if unheld else ""))
+    probes = [f"{e.game} {e.kind}: {r[8]}, {r[5]}" for _, e, r in pairs if e.probe and e.attempt]
+    print(f"probe rows (a cheat's throwaway attempts): {probes or 'none'}")
+    for game in sorted({e.game for e in entries}):
+        best = [(e, r) for _, e, r in pairs if e.game == game and e.kind.startswith("best of")]
+        if best:
+            answers = Counter(e.client.answered or "-" for e, _ in best)
+            on = sum(r[8] != "off" and r[5] != "held" for _, r in best)
+            print(
+                f"{game} best of {len(best)} from one address: starts answered "
+                f"{dict(answers)}; rows on the board unheld: {on}"
+            )
     print(f"honest games held: {sum(r[5] == 'held' for r in honest)} of {len(honest)}")
     print(f"server log errors: {servers.server_errors()}")
