@@ -175,6 +175,7 @@ def test_a_database_address_that_never_answers(start_server, test_database):
 
 
 def test_a_request_for_a_host_the_site_does_not_serve_is_one_line(start_server):
+    dailies_ready("munger")  # nothing for the server to prepare meanwhile
     server = start_server()
     player = server.client()
     for _ in range(5):
