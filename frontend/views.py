@@ -564,6 +564,20 @@ def _race_strings(request: HttpRequest) -> dict[str, Any]:
             race_started=_("This race has started without you."),
             race_expired=_("This race's link has expired."),
             race_error=_("Something went wrong: {detail}"),
+            race_not_ready_mark=_("not ready yet"),
+            race_rank_later=_("known once every racer has finished"),
+            race_par_later=_("shown once the race is over"),
+            race_under_review=_("under review"),
+            race_rematch_ready=_("A rematch is ready: the same players on a new deal."),
+            race_rematch_go=_("Go to the rematch"),
+            race_name_label=_("Your name in the race"),
+            race_name_skip=_("Skip: join as a guest"),
+            race_join_as=_("You join as {name}."),
+            race_name_taken=_("That name is taken: please choose another one."),
+            race_name_bad=_(
+                "Use 2 to 24 letters, digits, spaces and . ' - _ (not starting with “Guest”)."
+            ),
+            race_name_throttled=_("Too many tries: please wait a minute and try again."),
         ),
     }
 
@@ -571,13 +585,22 @@ def _race_strings(request: HttpRequest) -> dict[str, Any]:
 @require_safe
 def challenge_new(request: HttpRequest) -> HttpResponse:
     """ "Challenge a friend": pick the game, the number of players (and a past day's deal when
-    coming from the archive), then the page makes the race and goes to it."""
+    coming from the archive), then the page makes the race and goes to it. A day whose deal
+    may not be raced (`refused`: still played for the boards, `running`, or not out yet,
+    `future`) is said so, and the form offers a fresh deal instead."""
     game = request.GET.get("game", "")
     date = clock.date_from_text(request.GET.get("date", ""))
+    refused = ""
+    if date is not None and date > clock.today():
+        refused = "future"
+    elif date is not None and DailyChallenge(date=date).ranked_play_open():
+        refused = "running"  # the rule of a daily's ranked play: its day, and the grace after
     context = {
         "games": list(GAME_PAGES.values()),
         "game": game if game in GAME_PAGES else next(iter(GAME_PAGES)),
-        "date": date.isoformat() if date and date < clock.today() else "",
+        "date": date.isoformat() if date and not refused else "",
+        "refused": refused,
+        "refused_date": date.isoformat() if refused and date else "",
         "player": _player(request),
         "strings": _race_strings(request),
     }

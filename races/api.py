@@ -79,7 +79,16 @@ class RacerSerializer(serializers.Serializer):
 
 
 class ResultSerializer(serializers.Serializer):
-    rank = serializers.IntegerField()
+    id = serializers.IntegerField(help_text="The racer (as in `racers`).")
+    rank = serializers.IntegerField(
+        allow_null=True,
+        help_text="The place among the results that stand (ties share one); null for a held "
+        "result.",
+    )
+    held = serializers.BooleanField(
+        help_text="Held by the fair-play checks: under review, listed in its place in the "
+        "order, ranking nobody."
+    )
     name = serializers.CharField()
     won = serializers.BooleanField()
     moves = serializers.IntegerField()
@@ -90,6 +99,9 @@ class ResultSerializer(serializers.Serializer):
 class YouSerializer(serializers.Serializer):
     in_race = serializers.BooleanField()
     name = serializers.CharField(allow_null=True)
+    named = serializers.BooleanField(
+        help_text="Your name is one you chose, not a generated guest name (`Guest 123456`)."
+    )
     gone = serializers.BooleanField()
     ready = serializers.BooleanField()
     host = serializers.BooleanField()
@@ -116,6 +128,9 @@ class RaceSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     racers = RacerSerializer(many=True)
     results = ResultSerializer(many=True, help_text="Finished results in the boards' order.")
+    par = serializers.IntegerField(
+        allow_null=True, help_text="The deal's par (the fewest moves known), once the race is over."
+    )
     rematch = serializers.CharField(allow_null=True, help_text="The rematch's code, once made.")
     you = YouSerializer()
     now = serializers.DateTimeField(help_text="The server's clock (for the countdown).")

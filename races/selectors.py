@@ -10,9 +10,10 @@ from django.db.models import Q, QuerySet
 from games import clock
 from games.errors import Conflict, Forbidden, NotFound
 from games.models import Attempt, DailyChallenge, Deal, Player
+from games.names import is_reserved, name_key
 from games.selectors import attempt_get, daily_running_on, line_positions
 from games.services import STALE_CLAIM
-from leaderboards.ranking import competition_ranks, entry
+from leaderboards.ranking import competition_ranks, entry, order_key
 from races.codes import code_valid
 from races.models import Race, Racer
 
@@ -177,21 +178,25 @@ def racer_status(racer: Racer) -> str:
 
 
 def counts_in_results(racer: Racer) -> bool:
-    """A racer's result is in the race's results: finished, verified by its replay, not
-    disqualified, and not held by the fair-play checks (as a board counts a result)."""
+    """A racer's result is in the race's results: finished, verified by its replay and not
+    disqualified. A result the fair-play checks held is listed too, marked `held`, but ranks
+    nobody (`results`)."""
     attempt = racer.attempt
     return (
         attempt is not None
         and attempt.is_finished
         and attempt.verified
         and not attempt.disqualified
-        and not racer.held_reasons
     )
 
 
 def results(racers: list[Racer]) -> list[dict[str, Any]]:
-    """The finished results in the boards' order (`leaderboards.ranking`: wins first, then
-    fewer moves, then less time), ties sharing a rank."""
+    """The finished results in the boards' order (`leaderboards.ranking`: wins first, by fewer
+    moves, then less time; then the others by more cards on the foundations, fewer moves, less
+    time), ties sharing a rank. A result held by the fair-play checks (`Racer.held_reasons`)
+    stays in its place in that order, marked `held` with no rank: the others are ranked as a
+    board ranks them, without it (a held result is off the boards until a reviewer approves
+    it), so it neither vanishes nor takes a place from anyone."""
     by_attempt: dict[int, Racer] = {}
     entries = []
     for racer in racers:
@@ -212,16 +217,23 @@ def results(racers: list[Racer]) -> list[dict[str, Any]]:
                 else None,
             )
         )
+    held = {e.attempt_id for e in entries if by_attempt[e.attempt_id].held_reasons}
+    ranks = {
+        e.attempt_id: rank
+        for rank, e in competition_ranks([e for e in entries if e.attempt_id not in held])
+    }
     return [
         {
-            "rank": rank,
+            "id": by_attempt[e.attempt_id].pk,
+            "rank": ranks.get(e.attempt_id),
+            "held": e.attempt_id in held,
             "name": by_attempt[e.attempt_id].player.display_name,
             "won": e.won,
             "moves": e.moves,
             "seconds": e.seconds,
             "foundation_cards": e.foundation_cards,
         }
-        for rank, e in competition_ranks(entries)
+        for e in sorted(entries, key=order_key)
     ]
 
 
@@ -229,7 +241,8 @@ def race_public(race: Race) -> dict[str, Any]:
     """What anyone with the link sees of a race, and what each whole-view event carries: the
     lobby, each racer's progress (moves, cards on the foundations and their picture: never a
     card of their table) at the racer's own version (`Racer.version`, that of their progress
-    events) and the results. No deal before the race starts."""
+    events) and the results. No deal before the race starts, and its par once the race is over
+    (no racer still playing learns how short a win can be)."""
     racers = list(racers_of(race))
     host = host_of(race, racers)
     rematch = (
@@ -266,6 +279,7 @@ def race_public(race: Race) -> dict[str, Any]:
             for r in racers
         ],
         "results": results(racers),
+        "par": race.deal.par if race.status == Race.Status.OVER else None,
         "rematch": rematch,
     }
 
@@ -279,13 +293,15 @@ def racer_of(*, race: Race, player: Player | None) -> Racer | None:
 
 def race_for(*, race: Race, player: Player | None) -> dict[str, Any]:
     """The public view, and what it is for this player (`you`): whether they are in it, their
-    attempt, whether they may start it."""
+    attempt, whether they may start it, and whether their name is one they chose (`named`;
+    not a generated guest name: the lobby offers a newcomer to choose one when joining)."""
     view = race_public(race)
     racer = racer_of(race=race, player=player)
     host = host_of(race, list(racers_of(race)))
     view["you"] = {
         "in_race": racer is not None,
         "name": player.display_name if player is not None else None,
+        "named": player is not None and not is_reserved(name_key(player.display_name)),
         "gone": racer.gone if racer else False,
         "ready": racer.ready if racer else False,
         "host": racer is not None and host is not None and host.pk == racer.pk,

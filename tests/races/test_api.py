@@ -24,12 +24,14 @@ def test_make_join_ready_and_race_over_rest(alice, past_daily, monkeypatch):
     assert made.status_code == 201, made.content
     code = made.json()["code"]
     assert made.json()["you"] == {
-        "in_race": True, "name": "alice", "gone": False, "ready": False, "host": True,
-        "attempt_id": None, "replays": False,
+        "in_race": True, "name": "alice", "named": True, "gone": False, "ready": False,
+        "host": True, "attempt_id": None, "replays": False,
     }  # fmt: skip
     guest = client_of()  # nothing but the link: a guest is made
+    assert guest.get(f"/api/races/{code}/").json()["you"]["named"] is False
     joined = guest.post(f"/api/races/{code}/join/")
     assert joined.status_code == 201 and joined.json()["you"]["in_race"]
+    assert joined.json()["you"]["named"] is False  # "Guest 123456": the lobby offers a name
     assert guest.post(f"/api/races/{code}/join/").status_code == 200
     third = client_of().post(f"/api/races/{code}/join/")
     assert third.status_code == 409 and third.json()["code"] == "race_full"
@@ -171,3 +173,27 @@ def test_looking_races_up_by_code_is_throttled_per_address(settings, alice, past
     assert answers == [404, 404, 200, 404, 404, 429]
     assert replays.status_code == 429 and replays.json()["code"] == "throttled"
     assert elsewhere.status_code == 200
+
+
+def test_a_held_win_is_listed_under_review_and_its_racer_named_in_the_results(
+    alice, bob, past_daily, monkeypatch
+):
+    race = races.race_make(player=alice, game="masterpiece", date=past_daily.date)
+    races.race_join(code=race.code, player=bob)
+    races.race_start(code=race.code, player=alice)
+    after_countdown(monkeypatch, race)
+    mine, _ = races.race_attempt(code=race.code, player=alice)
+    theirs, _ = races.race_attempt(code=race.code, player=bob)
+    play_line(mine.pk, alice, past_daily.deal.certificate, human=False)  # held: too fast
+    play_line(theirs.pk, bob, past_daily.deal.certificate[:1])
+    services.attempt_resign(attempt_id=theirs.pk, player=bob)
+
+    answer = client_of(bob).get(f"/api/races/{race.code}/").json()
+    ids = {r["name"]: r["id"] for r in answer["racers"]}
+    assert [
+        {k: r[k] for k in ("id", "name", "rank", "held", "won")} for r in answer["results"]
+    ] == [
+        {"id": ids["alice"], "name": "alice", "rank": None, "held": True, "won": True},
+        {"id": ids["bob"], "name": "bob", "rank": 1, "held": False, "won": False},
+    ]
+    assert answer["status"] == "over" and answer["par"] == past_daily.deal.par

@@ -311,14 +311,45 @@ def test_results_follow_the_boards_rule_and_the_race_ends_when_all_are_done(
     assert result["status"] == "over"
 
 
-def test_a_held_result_stays_out_of_the_races_results(alice, bob, past_daily, monkeypatch):
+def test_a_held_result_is_listed_under_review_in_its_place_and_ranks_nobody(
+    alice, bob, carol, past_daily, monkeypatch
+):
+    race = started(monkeypatch, past_daily, alice, bob, carol)
+    line = past_daily.deal.certificate
+    attempts = {p: races.race_attempt(code=race.code, player=p)[0] for p in (alice, bob, carol)}
+    # Alice wins with every move at the same millisecond: faster than any person (the pace
+    # rule), so her win is held. Bob resigns after one move; Carol, at a person's pace on a
+    # way of her own, after more cards home.
+    play_line(attempts[alice].pk, alice, line, human=False)
+    play_line(attempts[bob].pk, bob, line[:1])
+    services.attempt_resign(attempt_id=attempts[bob].pk, player=bob)
+    play_line(attempts[carol].pk, carol, own_line(past_daily)[:30])
+    services.attempt_resign(attempt_id=attempts[carol].pk, player=carol)
+    racer = Racer.objects.get(attempt=attempts[alice])
+    assert racer.held_reasons
+
+    shown = view(race)
+    cards = {r["name"]: r["foundation_cards"] for r in shown["results"]}
+    assert cards["carol"] > cards["bob"]
+    # The held win is in its place (wins first) with no rank; the others ranked as a board
+    # ranks them without it: more cards home first.
+    assert [(r["name"], r["rank"], r["held"], r["won"]) for r in shown["results"]] == [
+        ("alice", None, True, True),
+        ("carol", 1, False, False),
+        ("bob", 2, False, False),
+    ]
+    assert shown["results"][0]["moves"] == len(line)
+    assert shown["status"] == "over" and shown["par"] == past_daily.deal.par
+
+
+def test_the_par_is_shown_once_the_race_is_over(alice, bob, past_daily, monkeypatch):
     race = started(monkeypatch, past_daily, alice, bob)
-    attempt, _ = races.race_attempt(code=race.code, player=alice)
-    # Every move at the same millisecond: faster than any person (the pace rule).
-    play_line(attempt.pk, alice, past_daily.deal.certificate, human=False)
-    racer = attempt.racer
-    racer.refresh_from_db()
-    assert racer.held_reasons and view(race)["results"] == []
+    mine, _ = races.race_attempt(code=race.code, player=alice)
+    services.attempt_resign(attempt_id=mine.pk, player=alice)
+    assert view(race)["par"] is None  # Bob still plays: how short a win can be stays unsaid
+    theirs, _ = races.race_attempt(code=race.code, player=bob)
+    services.attempt_resign(attempt_id=theirs.pk, player=bob)
+    assert past_daily.deal.par and view(race)["par"] == past_daily.deal.par
 
 
 def test_a_gone_racer_with_a_game_keeps_the_race_open_for_their_return(

@@ -93,10 +93,13 @@ function sayBeforeFirstMove(note, show, playing) {
 }
 
 export class Chrome {
-  // page: {game, date, title, today, rulesUrl, challenge, hints}: `challenge`, the end panel
-  // offers to race friends on the deal (the play page's); `hints`, the page offers hints where
-  // the server allows them (its counter and its note); actions: {undo, finish, resign, refit,
-  // continueAsPractice}.
+  // page: {game, date, title, today, rulesUrl, challenge, hints, end}: `challenge`, the end
+  // panel offers to race friends on the deal (the play page's); `hints`, the page offers hints
+  // where the server allows them (its counter and its note); `end`, what a page that is not a
+  // daily's says at the end instead (a race's: race/race.js): {key() (the end panel is drawn
+  // again when it changes: `refreshEnd`), par() (a number, or null while unknown), parWords
+  // (said while it is unknown), rankInto(dd, state), shareText(state, seconds), notice(state)
+  // (an element, or null)}; actions: {undo, finish, resign, refit, continueAsPractice}.
   constructor(root, page, actions) {
     this.root = root;
     this.page = page;
@@ -351,9 +354,10 @@ export class Chrome {
     sayBeforeFirstMove(this.promiseEl, first && Boolean(state.date), playing);
     this.promiseEl.textContent = state.par_proven ? `${t("deal_note")} ${t("par_proven_note")}` : t("deal_note");
     this.root.dataset.status = state.status;
-    const par = state.par !== null && state.par !== undefined;
+    const parValue = this.parOf(state);
+    const par = parValue !== null && parValue !== undefined;
     this.parBox.hidden = playing || !par;
-    if (!playing && par) this.parEl.textContent = String(state.par);
+    if (!playing && par) this.parEl.textContent = String(parValue);
     if (playing) {
       this.seenPlaying = true;
       this.endEl.hidden = true;
@@ -369,33 +373,58 @@ export class Chrome {
 
   // -- the end ---------------------------------------------------------------------------------
 
+  // The deal's par as the end shows it: the page's own (a race's, once it is over), else the
+  // state's (a daily's, once it may be shown).
+  parOf(state) {
+    return this.page.end ? this.page.end.par() : state.par;
+  }
+
+  // The end panel drawn again when what the page says of it changed (a race's results, its
+  // par once it is over); nothing while the game is played.
+  refreshEnd() {
+    if (this.endEl.hidden || !this.lastEnd) return;
+    const [state, seconds] = this.lastEnd;
+    const par = this.parOf(state);
+    this.parBox.hidden = par === null || par === undefined;
+    if (!this.parBox.hidden) this.parEl.textContent = String(par);
+    this.showEnd(state, seconds, { quiet: true });
+  }
+
   shareText(state, seconds) {
+    if (this.page.end) return this.page.end.shareText(state, seconds);
     const key = state.status === "won" ? "share_won" : "share_resigned";
     const moves = movesWithUndos(state);
     const line = t(key, { game: this.page.title, date: state.date || this.page.date, moves, time: clock(seconds) });
     return `${line}\n${window.location.origin}${window.location.pathname}`;
   }
 
-  showEnd(state, seconds) {
+  // quiet: drawn again for the page's news (refreshEnd), not for a new end: the status line
+  // does not say it again.
+  showEnd(state, seconds, { quiet = false } = {}) {
     const s = state;
+    const end = this.page.end || null;
+    this.lastEnd = [state, seconds];
     // Drawn once per result: a refresh of the same state keeps the panel (and "Copied") as is.
-    const key = `${s.id}:${s.seq}:${s.status}:${s.par}:${s.review}:${s.disqualified_reason}`;
+    const key = `${s.id}:${s.seq}:${s.status}:${s.par}:${s.review}:${s.disqualified_reason}:${end ? end.key() : ""}`;
     if (!this.endEl.hidden && this.endKey === key) return;
     this.endKey = key;
     const title = s.status === "won" ? t("end_won") : t("end_resigned");
     // The status line says how it ended, whatever it said before (a move's words, a reconnection).
-    this.say(title);
+    if (!quiet) this.say(title);
     const facts = el("dl", { className: "end-facts" });
     const fact = (term, value, testid) => facts.append(el("dt", { text: term }), el("dd", { text: value, testid }));
     fact(t("moves"), String(s.moves_played), "end-moves");
     fact(t("undos"), undoWords(s.undos || 0), "end-undos");
     fact(t("time"), clock(seconds), "end-time");
-    fact(t("par"), s.par === null || s.par === undefined ? t("par_unknown") : String(s.par), "end-par");
+    const par = this.parOf(s);
+    const parUnknown = end && end.parWords ? end.parWords : t("par_unknown");
+    fact(t("par"), par === null || par === undefined ? parUnknown : String(par), "end-par");
     fact(t("foundation_cards"), `${s.foundation_cards}/52`, "end-foundations");
     if (s.hints) fact(t("hints_used"), String(s.hints), "end-hints");
     const rank = el("dd", { testid: "end-rank" });
     facts.append(el("dt", { text: t("rank") }), rank);
-    rankInto(rank, s, this.page.game, s.date);
+    if (end) end.rankInto(rank, s);
+    else rankInto(rank, s, this.page.game, s.date);
     const text = this.shareText(s, seconds);
     const share = el("textarea", { className: "share-text", readonly: true, rows: "2", testid: "share-text", "aria-label": t("share_label") });
     share.value = text;
@@ -427,16 +456,19 @@ export class Chrome {
     const heading = el("h2", { id: "end-title", text: title, tabindex: "-1" });
     // The solver's line is shown only for a day that is over (the server serves it no sooner).
     const over = Boolean(s.date && this.page.today && s.date < this.page.today);
-    this.endEl.replaceChildren(
+    // The parts a page has not (no review, no day, no offer) are left out: replaceChildren
+    // would write a null as the text "null".
+    const parts = [
       heading,
-      reviewNotice(s),
+      end ? end.notice(s) : reviewNotice(s),
       facts,
       el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
       s.date ? histogram(s, this.page.game, s.date) : null,
       this.page.challenge ? raceOffer(s, this.page.game) : null,
       over ? solutionReplay(this.page.layout, this.page.game, s.date) : null,
       links,
-    );
+    ];
+    this.endEl.replaceChildren(...parts.filter((part) => part !== null && part !== undefined));
     this.endEl.hidden = false;
     if (wasHidden && this.seenPlaying) {
       // The game ended here and now: the result is where the focus goes next.
