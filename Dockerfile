@@ -66,4 +66,6 @@ HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 \
 
 # HTTP and WebSocket: gunicorn manages uvicorn workers (restarts a dead one, graceful stops).
 # The shell expands WEB_CONCURRENCY; exec makes gunicorn PID 1, so it gets the stop signal.
-CMD ["sh", "-c", "exec gunicorn config.server:application -k config.serving.Worker --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-2} --graceful-timeout 20 --timeout 60"]
+# config/gunicorn.py adds up the workers' metrics (prometheus_client's multiprocess mode, in
+# /tmp/patience-metrics, emptied at start).
+CMD ["sh", "-c", "exec gunicorn config.server:application -c python:config.gunicorn -k config.serving.Worker --bind 0.0.0.0:8000 --workers ${WEB_CONCURRENCY:-2} --graceful-timeout 20 --timeout 60"]

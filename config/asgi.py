@@ -14,6 +14,10 @@ serves, 4503 the database or Redis cannot be reached: config/handshake.py). The 
 stops what the live side runs per process (realtime/lifespan.py). With DEBUG on, a connection
 that reached the server at an address other than a loopback one is refused before all of this
 (config/security.py `LoopbackOnly`).
+
+Around all of it, each request and socket gets its id (config/requestid.py), and `GET /metrics`
+is answered before Django like the health checks, to whom may read it; the sockets are counted
+while open (infra/metrics.py).
 """
 
 import os
@@ -36,24 +40,41 @@ from config.bodylimit import BodySizeLimitMiddleware  # noqa: E402
 from config.concurrency import ConcurrencyLimitMiddleware  # noqa: E402
 from config.handshake import UnavailableSockets  # noqa: E402
 from config.health import HealthCheckMiddleware  # noqa: E402
+from config.requestid import RequestIdMiddleware  # noqa: E402
 from config.security import LoopbackOnly  # noqa: E402
+from infra.metrics import MetricsEndpoint, SocketMetrics  # noqa: E402
 from realtime.lifespan import lifespan  # noqa: E402
 from realtime.origin import SameOriginValidator  # noqa: E402
 from realtime.routing import unknown_path_route, websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": HealthCheckMiddleware(
-            BodySizeLimitMiddleware(
-                ConcurrencyLimitMiddleware(django_asgi_app, settings.HTTP_CONCURRENCY)
+        "http": RequestIdMiddleware(
+            HealthCheckMiddleware(
+                MetricsEndpoint(
+                    BodySizeLimitMiddleware(
+                        ConcurrencyLimitMiddleware(django_asgi_app, settings.HTTP_CONCURRENCY)
+                    )
+                )
             )
         ),
-        "websocket": UnavailableSockets(
-            SameOriginValidator(URLRouter([*websocket_urlpatterns, unknown_path_route]))
+        "websocket": RequestIdMiddleware(
+            SocketMetrics(
+                UnavailableSockets(
+                    SameOriginValidator(URLRouter([*websocket_urlpatterns, unknown_path_route]))
+                )
+            )
         ),
         "lifespan": lifespan,
     }
 )
+
+if settings.SENTRY_DSN:
+    # Error reports know the request they came from (its method, URL and harmless headers:
+    # config/reporting.py scrubs the rest); Django's own hook for it misses this handler.
+    from sentry_sdk.integrations.asgi import SentryAsgiMiddleware
+
+    application = SentryAsgiMiddleware(application)
 
 if settings.DEBUG:
     # DEBUG pages reach this machine only: by the address a connection reached, never by its

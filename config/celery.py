@@ -3,6 +3,11 @@
 Its settings are the `CELERY_*` names in `config.settings`: a Redis broker when REDIS_URL is set,
 otherwise eager mode (tasks run inline, in the caller's process).
 
+Its processes log as the web processes do (Django's LOGGING: the same format, the request ids,
+the outage filters): `setup_logging` is connected, so Celery leaves logging alone. A task
+carries the id of the request that published it (config/requestid.py), and each task's outcome
+is counted for the metrics (infra/metrics.py, read by the web processes).
+
 Worker: `celery -A config worker -Q celery,solve,checks -l info` (every queue: the solver's
 jobs go to `solve` and the fair-play measures to `checks`, and a worker that does not listen
 there leaves them waiting; a deployment gives `solve` and `checks` workers of their own, as
@@ -12,15 +17,52 @@ send each one twice (harmless, as the tasks are idempotent, but wasted solver ti
 """
 
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, signals
 from celery.schedules import crontab
+
+from config import requestid
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("patience")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.setup_logging.connect
+def use_django_logging(**kwargs: Any) -> None:
+    """Celery configures Django's LOGGING instead of its own logging (its level is LOG_LEVEL,
+    whatever --loglevel says)."""
+    from logging.config import dictConfig
+
+    from django.conf import settings
+
+    dictConfig(settings.LOGGING)
+
+
+signals.before_task_publish.connect(requestid.before_publish, dispatch_uid="request-id.publish")
+signals.task_prerun.connect(requestid.task_started, dispatch_uid="request-id.start")
+signals.task_postrun.connect(requestid.task_ended, dispatch_uid="request-id.end")
+
+
+# The metrics module is imported when a task ends, never here: gunicorn's master imports this
+# package, and prometheus_client must be imported in its workers only, after config/gunicorn.py
+# chose its multiprocess mode.
+@signals.task_postrun.connect(dispatch_uid="metrics.task-finished")
+def count_task(**kwargs: Any) -> None:
+    from infra.metrics import task_finished
+
+    task_finished(**kwargs)
+
+
+@signals.task_revoked.connect(dispatch_uid="metrics.task-revoked")
+def count_revoked(**kwargs: Any) -> None:
+    from infra.metrics import task_revoked
+
+    task_revoked(**kwargs)
+
 
 # The schedule is in UTC (CELERY_TIMEZONE), like the dailies' dates (docs/scheduling.md).
 app.conf.beat_schedule = {

@@ -7,6 +7,7 @@ the surplus waited on the pool and was refused with 503 after its 5 s timeout, a
 server was only busy, not broken. Here the requests beyond `limit` wait their turn on the event
 loop (no thread, no connection, no time limit of their own) and go in as others finish: late
 rather than refused. WebSockets are not counted; their database work has threads of its own.
+How many wait is a metric (`patience_http_requests_waiting`, infra/metrics.py).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+
+from infra.metrics import HTTP_WAITING
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -42,5 +45,10 @@ class ConcurrencyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        async with self._gate():
+        gate = self._gate()
+        with HTTP_WAITING.track_inprogress():
+            await gate.acquire()
+        try:
             await self.app(scope, receive, send)
+        finally:
+            gate.release()

@@ -22,6 +22,10 @@ Instead of the records held back:
   minute (`SUMMARY_SECONDS`) writes how many errors were held back, by logger;
 - when the service answers: "<service> reachable again after N s (K errors held back)".
 
+Each record held back is counted for the metrics too (`patience_outage_errors_total`, by
+service and logger: infra/metrics.py), so that the errors of the cache, the channel
+layer and the database show on a graph, not only in the minute's summary.
+
 Anything else, a Redis error that is not an outage (a refused command) included, is written as
 before. `OneLineFilter` writes a record as a warning without its traceback: what a stranger can
 cause at will (a request with a `Host` this site does not serve) is one line, not a screenful.
@@ -35,6 +39,8 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
+
+from infra import metrics
 
 logger = logging.getLogger("config.redis")
 database_logger = logging.getLogger("config.database")
@@ -105,10 +111,12 @@ class Outage:
                 return False
             self.held += 1
             self.held_in_minute[record.name] += 1
-            return True
+        metrics.outage_error(self.service, record.name)
+        return True
 
     def note(self, record: logging.LogRecord, error: BaseException) -> None:
         """Count `record`, held back; the first one starts the outage."""
+        metrics.outage_error(self.service, record.name)
         with self.lock:
             self.held += 1
             self.held_in_minute[record.name] += 1

@@ -14,7 +14,6 @@ connection that reached the server at any but a loopback address (`LoopbackOnly`
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import secrets
 import time
@@ -23,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
+
+from infra.network import is_loopback_address
 
 #: Host names that only this machine can reach.
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
@@ -52,19 +53,6 @@ def all_loopback(hosts: list[str]) -> bool:
 #: The environment variable in which the server process says where it listens: comma-separated
 #: `host:port` (`[::1]:8000` for IPv6) or `unix:PATH`. Set by config/serving.py, never by hand.
 SERVER_BIND_VARIABLE = "SERVER_BIND"
-
-
-def is_loopback_address(host: str) -> bool:
-    """Whether an address the server listens on, or a connection reached, is this machine's
-    alone: a loopback IP (127.0.0.0/8, ::1) or `localhost`. `0.0.0.0` and `::` are every
-    address, so not loopback."""
-    host = host.strip().strip("[]").lower()
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def bind_host(bind: str) -> str | None:

@@ -41,10 +41,25 @@ local-memory cache and Celery in eager mode.
                           file is an error); false serves the apps' static folders as they are,
                           no collectstatic needed
     STATIC_ROOT           where collectstatic puts the files (default staticfiles/ at the root)
-    LOG_LEVEL             level of the app loggers (games, leaderboards, config), to stderr
-                          (default INFO)
+    LOG_LEVEL             level of the app loggers (games, leaderboards, config) and Celery's, to
+                          stderr (default INFO)
+    LOG_FORMAT            "plain" (default): one line per record, "time [request id] LEVEL
+                          logger: message"; "json": one JSON object per line (time, level,
+                          logger, request_id, message, exc_info). Every process, Celery's too;
+                          the request id comes from the edge's X-Request-ID (config/requestid.py)
+    METRICS_TOKEN         the bearer token of GET /metrics (Prometheus' scrape: "Authorization:
+                          Bearer <token>"); at least 32 characters. Without it the metrics are
+                          served to this machine only, and only with NUM_PROXIES=0
+                          (infra/metrics.py). Default: none
+    SENTRY_DSN            report errors to Sentry (or a service speaking its protocol), personal
+                          data scrubbed (config/reporting.py). Default: none, nothing is sent
+    SENTRY_ENVIRONMENT    the environment name Sentry files the errors under, e.g. production
+                          (default: none)
     SERVER_BIND           set by the server process, never by hand: where it listens
                           (config/serving.py), which the DEBUG guard above rests on
+    PROMETHEUS_MULTIPROC_DIR  set by gunicorn's settings (config/gunicorn.py), never by hand:
+                          where each worker keeps its metrics for the one answering a scrape
+                          to add up (infra/metrics.py)
     RACE_DEALS            certified deals kept ready for races, per game: dealt and solved in
                           the background, apart from the dailies' (races/services.py; default
                           8; 0: no supply, a race with no deal chosen takes a past daily's)
@@ -182,9 +197,13 @@ INSTALLED_APPS = [
     "races",
     "realtime",
     "frontend",
+    # The metrics' listeners of the apps' signals: above every app (config/monitoring/).
+    "config.monitoring",
 ]
 
 MIDDLEWARE = [
+    # Every request's route, method, status and time, for the metrics (config/monitoring/).
+    "infra.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # State-changing requests from another origin are refused (config/middleware.py).
@@ -238,17 +257,29 @@ DEFAULT_EXCEPTION_REPORTER_FILTER = "config.errors.SafeExceptionReporterFilter"
 # --- Logging: everything to stderr, in every mode -------------------------------------------------
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "").strip().lower() or "plain"
+if LOG_FORMAT not in {"plain", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT is plain or json, not {LOG_FORMAT!r}")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "plain": {"format": "%(asctime)s [%(request_id)s] %(levelname)s %(name)s: %(message)s"},
+        # One JSON object per line (python-json-logger): what a log collector reads.
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
     },
-    # A database outage (and with REDIS_URL, a Redis one, below) is logged when it begins and
-    # when it ends, with a count of the errors held back each minute in between, not once per
-    # failed request; what anyone can cause at will is one line (config/outagelog.py).
+    # Every record carries the id of the request (or socket, or task) it was logged for
+    # (config/requestid.py). A database outage (and with REDIS_URL, a Redis one, below) is
+    # logged when it begins and when it ends, with a count of the errors held back each minute
+    # in between, not once per failed request; what anyone can cause at will is one line
+    # (config/outagelog.py).
     "filters": {
+        "request_id": {"()": "config.requestid.RequestIdFilter"},
         "database_outage": {"()": "config.outagelog.DatabaseOutageFilter"},
         "one_line": {"()": "config.outagelog.OneLineFilter"},
     },
@@ -256,8 +287,8 @@ LOGGING = {
         "stderr": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stderr",
-            "formatter": "plain",
-            "filters": ["database_outage"],
+            "formatter": LOG_FORMAT,
+            "filters": ["request_id", "database_outage"],
         },
     },
     # Libraries' warnings and errors (django-redis' ignored exceptions among them).
@@ -270,8 +301,21 @@ LOGGING = {
         "games": {"level": LOG_LEVEL},
         "leaderboards": {"level": LOG_LEVEL},
         "config": {"level": LOG_LEVEL},
+        # The Celery processes log through this configuration too (config/celery.py).
+        "celery": {"level": LOG_LEVEL},
     },
 }
+
+# --- Metrics and error reports (config/monitoring/, config/reporting.py) -------------------------
+
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "").strip()
+if METRICS_TOKEN and len(METRICS_TOKEN) < 32:
+    raise ImproperlyConfigured(
+        "METRICS_TOKEN must be at least 32 characters: "
+        'python -c "import secrets; print(secrets.token_urlsafe(32))"'
+    )
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+SENTRY_ENVIRONMENT = os.environ.get("SENTRY_ENVIRONMENT", "").strip()
 
 # --- Database -------------------------------------------------------------------------------------
 
@@ -653,3 +697,11 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
     },
 }
+
+# --- Error reports --------------------------------------------------------------------------------
+
+if SENTRY_DSN:
+    # Every process that loads the settings reports its errors, personal data scrubbed.
+    from config.reporting import sentry_init
+
+    sentry_init(SENTRY_DSN, environment=SENTRY_ENVIRONMENT)

@@ -19,6 +19,7 @@ from channels.db import database_sync_to_async
 from games import selectors as games_selectors
 from games.api.serializers import parse_date
 from games.errors import ServiceError
+from infra import metrics
 from realtime import boards
 from realtime.sockets import CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, JsonSocket, error_message
 from realtime.watchers import QUEUE_EVENTS, watchers
@@ -120,4 +121,5 @@ class DailyConsumer(JsonSocket):
         async with self.sending:
             if int(message["version"]) > self.sent_version:
                 self.sent_version = int(message["version"])
+                metrics.live_event_sent("daily")
                 await self.send(text_data=message["text"])

@@ -53,6 +53,7 @@ from games.api.throttles import scope_wait, scope_wait_async
 from games.errors import REDIS_ERRORS, ServiceError
 from games.identity import player_for
 from games.models import Attempt, Player
+from infra import metrics
 from realtime import pushes
 from realtime.sockets import (
     CLOSE_FORBIDDEN,
@@ -272,4 +273,5 @@ class PlayConsumer(JsonSocket):
         state = event["state"]
         seen = (int(state["version"]), str(state["status"]))
         if seen[0] > self.sent[0] or (seen[0] == self.sent[0] and seen[1] != self.sent[1]):
+            metrics.live_event_sent("play")
             await self.send_state(state)

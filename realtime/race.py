@@ -41,6 +41,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from games.errors import ServiceError
+from infra import metrics
 from races import selectors
 from realtime.pushes import group_send, group_send_many
 from realtime.sockets import CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, JsonSocket, error_message
@@ -202,6 +203,7 @@ class RaceConsumer(JsonSocket):
                 self.waiter = asyncio.create_task(self._give_up_waiting())
 
     async def _send(self, message: dict[str, Any]) -> None:
+        metrics.live_event_sent("race")
         await self.send(text_data=message["text"])
         if message["type"] == "race.event":
             self._covered(message["race"])

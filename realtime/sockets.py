@@ -34,6 +34,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.errors import REDIS_ERRORS
 from games.textinput import NUL_DETAIL, holds_nul
+from infra import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -232,6 +233,7 @@ class JsonSocket(AsyncWebsocketConsumer):
             if not self.refused:  # on_ping may have closed the socket
                 await self.send_json({"type": "pong"})
             return
+        metrics.socket_message(self.scope.get("path", ""), message["type"])
         await self.on_message(message)
 
     async def rate_limited(self, detail: str, retry_after: float, **extra: Any) -> None:

@@ -65,7 +65,13 @@ SETTINGS_VARIABLES = (
     "STATIC_MANIFEST",
     "STATIC_ROOT",
     "LOG_LEVEL",
+    "LOG_FORMAT",
+    "METRICS_TOKEN",
+    "SENTRY_DSN",
+    "SENTRY_ENVIRONMENT",
     "SERVER_BIND",
+    # Not a setting, but it switches the metrics to multiprocess mode (config/gunicorn.py).
+    "PROMETHEUS_MULTIPROC_DIR",
 )
 #: Django's own, which a subprocess does not inherit either (the settings module is set anew).
 DJANGO_VARIABLES = ("DJANGO_SETTINGS_MODULE", "DJANGO_ALLOW_ASYNC_UNSAFE")

@@ -1,8 +1,9 @@
 """The import rules of the project, held by reading every module's imports (top-level and
 inside functions alike):
 
-- data flows one way: games.engine <- games <- leaderboards <- races <- realtime <- frontend, with
-  config (settings, ASGI wiring) above them all: no module imports from a layer above its own;
+- data flows one way: infra <- games.engine <- games <- leaderboards <- races <- realtime <-
+  frontend, with infrastructure (infra: the metrics, network facts) below every app and config
+  (settings, ASGI wiring) above them all: no module imports from a layer above its own;
 - no import cycle between modules, not even one held together by an import inside a function.
 
 A package's `from . import name` counts as importing the submodule `name`, not the package.
@@ -14,8 +15,17 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("games.engine", "games", "leaderboards", "races", "realtime", "frontend", "config")
-PACKAGES = {"games", "leaderboards", "races", "realtime", "frontend", "config"}
+LAYERS = (
+    "infra",
+    "games.engine",
+    "games",
+    "leaderboards",
+    "races",
+    "realtime",
+    "frontend",
+    "config",
+)
+PACKAGES = {"infra", "games", "leaderboards", "races", "realtime", "frontend", "config"}
 
 
 def module_name(path: Path) -> str:

@@ -28,6 +28,7 @@ from games.selectors import (
 )
 from games.services.deals import deal_lower_par
 from games.state import AttemptState, attempt_state, position
+from infra.metrics import counts_refused_moves
 
 MOVE_TOKEN_MIN, MOVE_TOKEN_MAX = 1, 8  # "U" .. the longest token, "FC>T7" or "M8>M1", is 5
 HISTORY_MAX = 5000  # moves per attempt; no real game comes near
@@ -300,6 +301,7 @@ def _record(attempt: Attempt, token: str, now: dt.datetime) -> None:
     attempt.last_move_at = now
 
 
+@counts_refused_moves(errors.ServiceError)
 def attempt_play(
     *, attempt_id: int, player: Player, seq: int, move: str, origin: str | None = None
 ) -> AttemptState:

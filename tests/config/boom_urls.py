@@ -23,6 +23,11 @@ def no_database(request: HttpRequest) -> HttpResponse:
     raise OperationalError('connection to server at "127.0.0.1", port 1 failed')
 
 
+@api_view(["POST"])
+def api_boom(request: Request) -> Response:
+    raise RuntimeError(SECRET_IN_MESSAGE)
+
+
 @api_view(["GET", "POST"])
 def api_no_database(request: Request) -> Response:
     raise OperationalError('connection to server at "127.0.0.1", port 1 failed')
@@ -34,6 +39,7 @@ def form(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("api/test-boom/", boom),
+    path("api/test-boom-post/", api_boom),
     path("test-boom/", boom),
     path("api/test-no-database/", api_no_database),
     path("test-no-database/", no_database),

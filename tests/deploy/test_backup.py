@@ -12,8 +12,8 @@ from django.db import connection
 
 from games import services
 from games.models import Attempt
-from tests.games import factories
 from tests.config.support import strong_key
+from tests.games import factories
 from tests.support import ROOT, clean_env, database_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -42,9 +42,7 @@ def test_a_dump_restores_into_a_new_database_and_every_history_verifies(tmp_path
     for seq, move in enumerate(daily.deal.certificate):
         services.attempt_play(attempt_id=won.pk, player=alice, seq=seq, move=move)
     resigned, _ = services.attempt_start(player=bob, daily=daily)
-    services.attempt_play(
-        attempt_id=resigned.pk, player=bob, seq=0, move=daily.deal.certificate[0]
-    )
+    services.attempt_play(attempt_id=resigned.pk, player=bob, seq=0, move=daily.deal.certificate[0])
     services.attempt_resign(attempt_id=resigned.pk, player=bob)
     assert Attempt.objects.filter(verified=True).count() == 2
 

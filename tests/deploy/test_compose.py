@@ -30,6 +30,9 @@ DOCKERIGNORE = REPO / ".dockerignore"
 
 #: The services built from this repository's Dockerfile.
 APP_SERVICES = ("migrate", "web", "worker", "solver", "checker", "beat")
+#: The monitoring profile's (`docker compose --profile monitoring up`): tests/deploy/
+#: test_monitoring.py.
+MONITORING_SERVICES = ("prometheus", "grafana")
 #: What the image provides besides the packages of requirements.txt: the base image's Python,
 #: and sh for the default command.
 BASE_EXECUTABLES = {"python", "sh"}
@@ -212,7 +215,11 @@ def test_compose_file_validates_against_the_compose_spec():
 def test_compose_file_has_no_version_key_and_the_expected_services():
     document = compose()
     assert "version" not in document, "the compose spec has no version: key"
-    assert set(document["services"]) == {"db", "redis", "edge", *APP_SERVICES}
+    assert set(document["services"]) == {"db", "redis", "edge", *APP_SERVICES, *MONITORING_SERVICES}
+    # Started only with their profile; everything else always.
+    for name, service in document["services"].items():
+        expected = ["monitoring"] if name in MONITORING_SERVICES else None
+        assert service.get("profiles") == expected, name
 
 
 # --- docker-compose.yml: services -----------------------------------------------------------------
@@ -314,7 +321,9 @@ def test_web_can_be_scaled():
 
 def test_only_the_edge_is_published_and_it_proxies_to_web():
     published = {name for name, service in services().items() if service.get("ports")}
-    assert published == {"edge"}
+    assert published == {"edge", "grafana"}
+    # Grafana (monitoring profile) only on the host's loopback, unless told otherwise.
+    assert [with_defaults(p) for p in services()["grafana"]["ports"]] == ["127.0.0.1:3000:3000"]
     edge = services()["edge"]
     assert edge["image"].startswith("nginx:")
     assert {with_defaults(p).split(":")[-1] for p in edge["ports"]} == {"80", "443"}
@@ -349,10 +358,15 @@ def test_the_app_is_on_an_internal_network_only_the_edge_shares():
     # A web port a client could reach directly would let it choose its own X-Forwarded-For.
     document = compose()
     internal = {name for name, net in document["networks"].items() if (net or {}).get("internal")}
-    assert internal == {"backend"}
+    assert internal == {"backend", "monitoring"}
     for name in services():
         if name == "edge":
             assert networks_of(name) == {"backend", "public"}
+        elif name == "prometheus":  # scrapes the web containers; Grafana reads it
+            assert networks_of(name) == {"backend", "monitoring"}
+            assert "ports" not in services()[name], name
+        elif name == "grafana":  # reads Prometheus; its port on the host's loopback
+            assert networks_of(name) == {"monitoring", "console"}
         else:
             assert networks_of(name) == {"backend"}, name
             assert "ports" not in services()[name], name
@@ -752,7 +766,7 @@ def test_every_file_the_image_needs_is_in_the_build_context():
     # What git tracks in the code's folders: the image's code, templates, catalogues and assets.
     for path in git_files():
         top = path.split("/", 1)[0]
-        if top in {"config", "games", "leaderboards", "races", "realtime"} or (
+        if top in {"config", "infra", "games", "leaderboards", "races", "realtime"} or (
             top == "frontend" and not path.startswith("frontend/tools/")
         ):
             assert not dockerignored(path), f"{path} would be missing from the image"
