@@ -26,10 +26,11 @@ POOL_SIZE = 4
 
 
 def terminate_the_apps_connections() -> int:
-    """Every other connection to the test database ended by the server, as a restart does."""
+    """Every other connection to the test database ended by the server, as a restart does,
+    each backend gone before this returns (waited for up to 5 s each)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         return int(cursor.fetchone()[0])

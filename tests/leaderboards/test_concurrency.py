@@ -31,9 +31,9 @@ def clock_per_thread(monkeypatch):
 
 
 def play(daily, player, n: int, barrier: threading.Barrier, errors: list) -> None:
-    """Play a winning line of the certificate's length (its own order of the solver's moves:
-    the solver's own line is held as such), with n % 3 extra move-and-undo pairs (each counts
-    as a move).
+    """Play a winning line of a person's (the solver's moves in another order, with detours
+    kept: a line as short as the par is held as a solver's), with n % 3 extra move-and-undo
+    pairs (each counts as a move).
     Each move gives its database connection back to the pool, as a request does when it ends:
     the threads outnumber the pool's connections."""
     try:
@@ -98,8 +98,8 @@ def test_many_players_finishing_at_once_keep_the_board_consistent(
         (rank, e.attempt_id) for rank, e, _ in board.ranked(list(board.board_queryset(daily.pk)))
     ]
     assert [(row["rank"], row["attempt_id"]) for row in rows] == expected
-    par_line = len(daily.deal.certificate)
-    assert sorted({row["moves"] for row in rows}) == [par_line, par_line + 2, par_line + 4]
+    line = len(own_line(daily))
+    assert sorted({row["moves"] for row in rows}) == [line, line + 2, line + 4]
     # Ranks are competition ranks of (moves, seconds).
     for before, after in zip(rows, rows[1:], strict=False):
         same = (before["moves"], before["seconds"]) == (after["moves"], after["seconds"])
