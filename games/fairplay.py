@@ -276,8 +276,9 @@ def _under_par(play: Play) -> Figures | None:
 #: accuracy and solver_line judge games of at least this many net moves.
 MIN_MOVES_PERFECTION = 30
 #: accuracy holds a game that wasted less than this share of its net moves (the fewest moves
-#: to a win rose by that many): far above the honest players' accuracy (docs/fair-play.md).
-ACCURACY_WASTED = {"masterpiece": 0.08, "munger": 0.08}
+#: to a win rose by that many): under all but the rarest honest win of the benchmark's players,
+#: experts included (docs/fair-play.md, "Figures": at most 2% of them).
+ACCURACY_WASTED = {"masterpiece": 0.06, "munger": 0.08}
 #: solver_line holds a win whose net line follows more than this share of the solver's line.
 SOLVER_LINE_SHARE = 0.9
 #: The budget of one perfection measure, in seconds of a worker (off the request path).
