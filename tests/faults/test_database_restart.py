@@ -19,19 +19,28 @@ from django.db import connection
 from games.models import Attempt
 from tests.faults.live import Server, dailies_ready
 from tests.faults.test_restart import play_socket, send_move
+from tests.support import database_url
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 POOL_SIZE = 4
+# The server's connections carry this name, so that only they are ended: this test process's
+# other threads keep connections to the same database for the tests that follow.
+APP_NAME = "patience-under-test"
+
+
+def server_database() -> str:
+    return f"{database_url()}?application_name={APP_NAME}"
 
 
 def terminate_the_apps_connections() -> int:
-    """Every other connection to the test database ended by the server, as a restart does,
-    each backend gone before this returns (waited for up to 5 s each)."""
+    """Every connection of the server ended by PostgreSQL, as a restart does, each backend gone
+    before this returns (waited for up to 5 s each)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            "WHERE datname = current_database() AND application_name = %s",
+            [APP_NAME],
         )
         return int(cursor.fetchone()[0])
 
@@ -55,7 +64,7 @@ def fill_the_pool(server: Server, path: str) -> None:
 
 def test_no_request_fails_after_the_server_closes_every_idle_connection(start_server):
     dailies_ready("munger")
-    server = start_server(DATABASE_POOL_SIZE=str(POOL_SIZE))
+    server = start_server(database=server_database(), DATABASE_POOL_SIZE=str(POOL_SIZE))
     fill_the_pool(server, "/api/dailies/")
     assert terminate_the_apps_connections() >= 2
 
@@ -68,7 +77,7 @@ def test_no_request_fails_after_the_server_closes_every_idle_connection(start_se
 def test_a_play_sockets_next_move_after_the_connections_are_closed(start_server):
     daily = dailies_ready("munger")
     certificate = list(daily.deal.certificate)
-    server = start_server(DATABASE_POOL_SIZE=str(POOL_SIZE))
+    server = start_server(database=server_database(), DATABASE_POOL_SIZE=str(POOL_SIZE))
     player = server.client()
     status, state = player.post(f"/api/dailies/munger/{daily.date.isoformat()}/attempts/")
     assert status == 201, state
