@@ -189,8 +189,10 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "direction_open": _(
             "Foundations: the direction is not fixed yet (a 2 builds up, a King builds down)."
         ),
-        "direction_up": _("Foundations build up: Ace, 2, 3 … King."),
-        "direction_down": _("Foundations build down: Ace, King, Queen … 2."),
+        # The direction line over Masterpiece's table (a refusal's facts say "up" and "down":
+        # `direction_up`, `direction_down`, below).
+        "direction_line_up": _("Foundations build up: Ace, 2, 3 … King."),
+        "direction_line_down": _("Foundations build down: Ace, King, Queen … 2."),
         "announce_move": _("moved {card} to {place}."),
         "announce_draw": _("drew {card}."),
         "announce_revealed": _("revealed {card}."),
@@ -242,6 +244,20 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "histogram_you": _("your result"),
         "histogram_empty": _("No ranked win that day yet."),
         "histogram_failed": _("The day’s figures could not be loaded."),
+        "name_offer_title": _("Your name on the boards"),
+        "name_offer_text": _(
+            "Your result shows as {name} on the day’s board. Choose the name the boards show:"
+        ),
+        "name_offer_label": _("Your name"),
+        "name_offer_save": _("Save the name"),
+        "name_offer_skip": _("Keep {name}"),
+        "name_offer_saved": _("Saved: the boards show you as {name}."),
+        "name_offer_taken": _("That name is taken: please choose another one."),
+        "name_offer_bad": _(
+            "Use 2 to 24 letters, digits, spaces and . ' - _ (not starting with “Guest”)."
+        ),
+        "name_offer_throttled": _("Too many tries: please wait a minute and try again."),
+        "name_offer_failed": _("Something went wrong. Please try again."),
         "race_offer": _("Challenge a friend on this deal"),
         "race_offer_failed": _("The race could not be made. Please try again."),
         "solution_title": _("The solver’s line"),

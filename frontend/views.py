@@ -28,16 +28,18 @@ from frontend.catalogue import frontend_strings, plural_forms, start_refusal_sen
 from frontend.languages import localized
 from frontend.vocabulary import (
     GAME_PAGES,
+    LEFT_WORD,
     STATUS_WORDS,
     clock_policy,
     deal_promise,
     difficulty_info,
     result_info,
+    review_of,
 )
-from games import clock, selectors
+from games import clock, names, selectors
 from games.api import identity
 from games.errors import ServiceError
-from games.models import DailyChallenge, Player
+from games.models import Attempt, DailyChallenge, Player
 from leaderboards import selectors as board_selectors
 from leaderboards import streaks
 from races import selectors as race_selectors
@@ -151,9 +153,17 @@ def _render_play(request: HttpRequest, game: str, date: dt.date | None) -> HttpR
         "difficulty": difficulty_info(daily.deal.difficulty) if daily else None,
         "player": player,
         "refusal": _start_refusal(request, daily, player) if daily else None,
+        "offer_name": not _name_chosen(player),
         "frontend_strings": frontend_strings(request),
     }
     return render(request, "frontend/play.html", context)
+
+
+def _name_chosen(player: Player | None) -> bool:
+    """Whether the visitor chose the name the boards show (a guest made by a game's start, or
+    one who skipped the name, has a generated "Guest 123456": the play page's end offers to
+    choose one)."""
+    return player is not None and not names.is_reserved(names.name_key(player.display_name))
 
 
 def _start_refusal(
@@ -290,6 +300,7 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
             won=STATUS_WORDS["won"],
             resigned=STATUS_WORDS["resigned"],
             playing=STATUS_WORDS["playing"],
+            left=LEFT_WORD,
             feed_won=_("{player} won in {moves}"),
             feed_progress=_("{player}: {cards} on the foundations after {moves}"),
             n_moves=plural_forms(lambda n: ngettext("{n} move", "{n} moves", n)),
@@ -333,7 +344,8 @@ def _add_month(day: dt.date, months: int) -> dt.date:
 def observed_info(observed: dict[str, Any] | None) -> dict[str, Any] | None:
     """What the archive shows of how a closed day went (`DailyChallenge.observed`, recorded at
     the day's end): how many played it ranked and the share of them who won, beside the
-    solver's predicted difficulty. None before the day's end, or when nobody played."""
+    deal's difficulty (the solver's, in words as everywhere). None before the day's end, or
+    when nobody played."""
     if not observed or not observed.get("players") or observed.get("win_rate") is None:
         return None
     return {"players": observed["players"], "rate": f"{round(100 * observed['win_rate'])}%"}
@@ -360,7 +372,7 @@ def archive(request: HttpRequest) -> HttpResponse:
                 "game": GAME_PAGES.get(daily.game),
                 "slug": daily.game,
                 "result": result_info(results.get(daily.pk)),
-                "predicted": daily.deal.difficulty,
+                "difficulty": difficulty_info(daily.deal.difficulty),
                 "observed": observed_info(daily.observed),
                 "raceable": race_selectors.daily_raceable(daily),
             }
@@ -401,15 +413,21 @@ def archive(request: HttpRequest) -> HttpResponse:
 
 
 def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
-    """The Me page's numbers and chart series: the leaderboards' record of the player (played,
-    won, win rate, streaks, moves of the wins, wins per week), the length of each streak of
-    wins that stand on the boards, and the latest ranked dailies played, those under review or
-    disqualified included (with what the reviewer said)."""
+    """The Me page's numbers and chart series: the ranked dailies played (every one, those under
+    review or disqualified too, as the list below them shows), the leaderboards' record of the
+    player (won, streaks, moves of the wins, wins per week: the wins that stand on the boards),
+    the wins under review apart (`held_wins`: they count once a reviewer approves them), the win
+    rate of the games decided (under review is not yet decided), the length of each streak of
+    wins that stand on the boards, and the latest ranked dailies played, with what the review
+    said."""
     stats = board_selectors.player_stats(player=player)
     ranked = sorted(
         selectors.player_attempts(player=player).filter(ranked=True).started(),
         key=lambda attempt: attempt.daily.date,
     )
+    held = [attempt for attempt in ranked if review_of(attempt) == "held"]
+    held_wins = sum(1 for attempt in held if attempt.status == Attempt.Status.WON)
+    decided = len(ranked) - len(held)
     win_days = streaks.win_days(player_ids=[player.pk]).get(player.pk, set())
     recent = [
         {
@@ -420,11 +438,11 @@ def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
         }
         for attempt in reversed(ranked[-10:])
     ]
-    rate = stats["win_rate"]
     return {
-        "played": stats["played"],
+        "played": len(ranked),
         "won": stats["won"],
-        "win_rate": round(100 * rate) if rate is not None else 0,
+        "held_wins": held_wins,
+        "win_rate": round(100 * stats["won"] / decided) if decided else None,
         "current_streak": stats["current_streak"],
         "best_streak": stats["best_streak"],
         "wins_over_time": [

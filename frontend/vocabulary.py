@@ -68,6 +68,10 @@ STATUS_WORDS = {
 #: A text mark per status, so a result never relies on colour alone.
 STATUS_MARKS = {Attempt.Status.PLAYING: "…", Attempt.Status.WON: "✓", Attempt.Status.RESIGNED: "✗"}
 
+#: A board's word for an unfinished game its player has left (no move for a while: the row's
+#: `left`, leaderboards.board.PLAYING_WINDOW); a next move makes it "In progress" again.
+LEFT_WORD = pgettext_lazy("a board's unfinished game, no move for a while", "Left")
+
 
 def difficulty_info(level: int | None) -> dict[str, Any] | None:
     """A difficulty of 1 to 5 as words and pips (filled and empty), or None when unknown."""

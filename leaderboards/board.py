@@ -12,11 +12,17 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
+from games import clock
 from games.models import WIN, Attempt, Standing
 from leaderboards import ranking
 
 EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
 ONE_MS = dt.timedelta(milliseconds=1)
+
+#: An unfinished ranked game counts as played now while its last move is no older than this;
+#: past it, its player has left it (until a next move): "playing now" leaves it out and its
+#: row says so (`left`). Ten minutes: a long think, not a game given up for the day.
+PLAYING_WINDOW = dt.timedelta(minutes=10)
 
 #: What a board reads of an attempt.
 ROW_FIELDS = (
@@ -85,19 +91,32 @@ def entry_of_standing(standing: Standing) -> ranking.Entry:
 
 
 def row(rank: int, attempt: Attempt, e: ranking.Entry | None = None) -> dict[str, Any]:
-    """One row of a board, as selectors answer it (JSON-safe: `finished_at` is ISO text)."""
+    """One row of a board, as selectors answer it (JSON-safe: `finished_at` is ISO text);
+    `left`: unfinished, and no move for `PLAYING_WINDOW` (read now, by the server's clock)."""
     e = e or entry_of(attempt)
     return {
         "rank": rank,
         "player": attempt.player.display_name,
         "attempt_id": attempt.pk,
         "status": attempt.status,
+        "left": left(attempt, now=clock.now()),
         "moves": attempt.move_count,
         "undos": attempt.undos,
         "seconds": e.seconds,
         "foundation_cards": attempt.foundation_cards,
         "finished_at": iso(attempt.finished_at),
     }
+
+
+def left(attempt: Attempt, *, now: dt.datetime) -> bool:
+    """Whether the attempt's player has left it: unfinished, with no move for
+    `PLAYING_WINDOW` (a game opened and never moved is not on a board)."""
+    last = attempt.last_move_at or attempt.first_move_at
+    return (
+        attempt.status == Attempt.Status.PLAYING
+        and last is not None
+        and now - last > PLAYING_WINDOW
+    )
 
 
 def iso(moment: dt.datetime | None) -> str | None:
@@ -119,8 +138,8 @@ def fingerprint(daily_id: int) -> dict[str, int]:
 
 def live_numbers(daily_id: int, *, playing_since: dt.datetime) -> dict[str, int]:
     """`fingerprint` and, in the same query, the board's `winners` (its verified wins) and
-    `playing` (unfinished rows with a move since `playing_since`): what a live board shows
-    beside its rows, whose count is its players."""
+    `playing` (unfinished rows with a move since `playing_since`, `PLAYING_WINDOW` ago: those
+    not `left`): what a live board shows beside its rows, whose count is its players."""
     return _summed(
         daily_id,
         {

@@ -5,8 +5,8 @@ Keyword-only, no writes. A board is served from the Redis index when it mirrors 
 (`leaderboards.ranking`). Everything answered is JSON-safe (instants and dates as ISO text),
 so the live side can send it as it is.
 
-A board row: `{"rank", "player", "attempt_id", "status", "moves", "undos", "seconds",
-"foundation_cards", "finished_at"}`.
+A board row: `{"rank", "player", "attempt_id", "status", "left", "moves", "undos", "seconds",
+"foundation_cards", "finished_at"}` (`left`: unfinished and no move for `PLAYING_WINDOW`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from games.models import Attempt, DailyChallenge, Player
 from games.selectors import game_check, ranked_attempt
 from leaderboards import board, index, ranking, streaks
 
-#: A player counts as playing now with a move in the last this long.
-PLAYING_WINDOW = dt.timedelta(minutes=10)
+#: A player counts as playing now with a move in the last this long; past it, the row says
+#: the game was left (`board.PLAYING_WINDOW`, the one home of the rule).
+PLAYING_WINDOW = board.PLAYING_WINDOW
 #: Histogram buckets span this many moves (60-69, 70-79, ...).
 BUCKET_MOVES = 10
 #: Weeks in a player's chart of wins.

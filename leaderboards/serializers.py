@@ -14,6 +14,10 @@ class RowSerializer(serializers.Serializer):
     rank = serializers.IntegerField(help_text="Competition rank: equal results share one.")
     player = serializers.CharField(help_text="The display name.")
     status = serializers.ChoiceField(choices=Attempt.Status.choices)
+    left = serializers.BooleanField(
+        help_text="Unfinished, and no move for ten minutes: its player has left it for now "
+        "(not counted as playing now); a next move makes it false again."
+    )
     moves = serializers.IntegerField(help_text="Every move counts, undos included.")
     undos = serializers.IntegerField(help_text="How many of the moves were undos.")
     seconds = serializers.IntegerField(

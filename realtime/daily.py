@@ -4,7 +4,9 @@ The first message is a snapshot (`{"type": "snapshot", "version": v, "board", "p
 "feed"}`); then coalesced, versioned updates follow (`{"type": "update", "version": v, ...}`,
 realtime/boards.py). A client that reconnects sends `{"type": "resync", "version": v}` (the
 last version it saw) and gets the updates it missed in order, or a new snapshot when they are no
-longer kept. `{"type": "ping"}` -> `{"type": "pong"}`. Budget, heartbeats and errors:
+longer kept. `{"type": "refresh"}` gets a new snapshot: a page on a quiet board asks now and then,
+since "playing now" and a row's `left` change with time alone (leaderboards.board.PLAYING_WINDOW).
+`{"type": "ping"}` -> `{"type": "pong"}`. Budget, heartbeats and errors:
 realtime/sockets.py.
 """
 
@@ -96,6 +98,10 @@ class DailyConsumer(JsonSocket):
         await self.send_json(snapshot)
 
     async def on_message(self, message: dict[str, Any]) -> None:
+        if message["type"] == "refresh":
+            async with self.sending:
+                await self.send_snapshot()
+            return
         if message["type"] != "resync":
             await self.send_json(
                 error_message("malformed", f"Unknown message type {str(message['type'])[:20]!r}.")

@@ -155,6 +155,30 @@ def test_archive_links_to_practice_and_to_the_board(
     expect(page.locator("h1")).to_contain_text("Masterpiece")
 
 
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", r"^Difficulty: (Very easy|Easy|Medium|Hard|Very hard) \([1-5] of 5\)"),
+    ("fr", r"^Difficulté : (Très facile|Facile|Moyen|Difficile|Très difficile) \([1-5] sur 5\)"),
+    ("ru", r"^Сложность: (Очень легко|Легко|Средне|Сложно|Очень сложно) \([1-5] из 5\)"),
+])  # fmt: skip
+def test_the_archive_says_each_days_difficulty_plainly(
+    browser, live_server_url, make_dailies, language, said
+):
+    """The archive said "Difficulty: predicted 5/5": now as the home page says it, in words
+    and out of five, in each language."""
+    day = make_dailies(back=2)["date"]
+    context = browser.new_context(locale=language, extra_http_headers={"Accept-Language": language})
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server_url}/archive/?month={day[:7]}")
+        cell = page.locator(f'li.day:has(time[datetime="{day}"]) [data-testid="difficulty"]')
+        expect(cell).to_have_count(2)
+        for text in cell.all_inner_texts():
+            assert re.match(said, text), text
+            assert "/5" not in text and "predicted" not in text, text
+    finally:
+        context.close()
+
+
 def test_board_says_when_the_leaderboard_is_not_available(
     e2e_page, live_server_url, dailies, screenshot
 ):
@@ -234,6 +258,123 @@ def test_me_page_draws_the_charts_with_their_tables(
     page.get_by_role("button", name="Save").click()
     expect(page.locator(".lead")).to_contain_text("Chart Master")
     screenshot(page, "me.png")
+
+
+HELD_WINS = """
+import json, datetime as dt
+from games import clock
+from games.models import Attempt, DailyChallenge, Player
+from tests.games import factories
+player = Player.objects.get(display_name=%(name)r)
+for back in (21, 22):
+    day = clock.today() - dt.timedelta(days=back)
+    daily = DailyChallenge.objects.filter(game="munger", date=day).first()
+    daily = daily or factories.daily("munger", day)
+    Attempt.objects.create(player=player, game="munger", daily=daily,
+        deal_string=daily.deal.deal_string, ranked=True, started_at=clock.now(),
+        status="won", verified=True, move_count=90, next_seq=90, review="held")
+print(json.dumps(True))
+"""
+
+# The note on wins under review, in each language (a held result is off the boards).
+HELD_NOTE = {
+    "en": "2 wins are under review",
+    "fr": "2 victoires sont en cours d’examen",
+    "ru": "2 победы на проверке",
+}
+
+
+def test_my_stats_count_a_held_game_as_played_and_a_held_win_as_under_review(
+    e2e_page, live_server_url, dailies, server_python
+):
+    """Two won dailies held for review: they are played (the list under the numbers shows
+    them), two wins under review apart from the wins that stand, no streak yet, and no win
+    rate while nothing is decided; in each language."""
+    page = e2e_page
+    page.goto(f"{live_server_url}/")
+    page.get_by_label("Your name").fill("Held Person")
+    page.get_by_role("button", name="Start playing").click()
+    expect(page.locator(".hello")).to_contain_text("Held Person")
+    server_python(HELD_WINS % {"name": "Held Person"})
+
+    page.goto(f"{live_server_url}/me/")
+    expect(page.locator('[data-stat="played"]')).to_have_text("2")
+    expect(page.locator('[data-stat="won"]')).to_have_text("0")
+    expect(page.locator('[data-stat="held_wins"]')).to_have_text("2")
+    expect(page.locator('[data-stat="current_streak"]')).to_have_text("0")
+    expect(page.locator('[data-stat="win_rate"]')).to_have_text("–")
+    expect(page.get_by_test_id("held-note")).to_contain_text(HELD_NOTE["en"])
+    expect(page.locator("table.recent [data-review=held]")).to_have_count(2)
+    for language, button in (("fr", "Français"), ("ru", "Русский")):
+        page.get_by_role("button", name=button).click()  # the site's language switch
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page).to_have_url(re.compile(r"/me/$"))
+        expect(page.get_by_test_id("held-note")).to_contain_text(HELD_NOTE[language])
+        expect(page.locator('[data-stat="played"]')).to_have_text("2")
+
+
+# Two players of today's Munger, each with one move: one a minute ago, one two hours ago.
+IDLE_PLAYERS = """
+import json, datetime as dt
+from games import clock, services
+from games.models import Attempt, DailyChallenge
+from tests.games import factories
+daily = DailyChallenge.objects.get(game="munger", date=clock.today())
+for name, idle in ((%(here)r, 1), (%(gone)r, 120)):
+    player = factories.player(name)
+    attempt, _ = services.attempt_start(player=player, daily=daily)
+    services.attempt_play(
+        attempt_id=attempt.pk, player=player, seq=0, move=daily.deal.certificate[0]
+    )
+    when = clock.now() - dt.timedelta(minutes=idle)
+    Attempt.objects.filter(pk=attempt.pk).update(first_move_at=when, last_move_at=when)
+print(json.dumps(True))
+"""
+IDLE_NOW = """
+import json, datetime as dt
+from games import clock
+from games.models import Attempt
+when = clock.now() - dt.timedelta(minutes=11)
+print(json.dumps(Attempt.objects.filter(player__display_name=%r).update(last_move_at=when)))
+"""
+
+
+def result_of(page, player: str) -> Any:
+    row = page.locator("#ranks-body tr").filter(has=page.get_by_role("rowheader", name=player))
+    return row.get_by_test_id("row-result")
+
+
+@pytest.mark.parametrize(("language", "playing", "left"), [
+    ("en", "In progress", "Left"),
+    ("fr", "En cours", "Partie laissée"),
+    ("ru", "Идёт игра", "Не играет"),
+])  # fmt: skip
+def test_a_game_left_for_ten_minutes_says_left_and_is_not_playing_now(
+    browser, live_server_url, dailies, server_python, language, playing, left
+):
+    """An unfinished game with no move for ten minutes is "Left" on the board, not "In
+    progress", and is not counted as playing now; a board page left open on a quiet board
+    asks again now and then, so a game left while it is open is said so too (the page's clock
+    is moved on, the server's rows made older: nothing sleeps)."""
+    here, gone = f"Still Here {language}", f"Gone Away {language}"
+    server_python(IDLE_PLAYERS % {"here": here, "gone": gone})
+    context = browser.new_context(locale=language, extra_http_headers={"Accept-Language": language})
+    try:
+        page = context.new_page()
+        page.clock.install()
+        page.goto(f"{live_server_url}/board/munger/{dailies['munger']['date']}/")
+        expect(page.locator("#live-state")).to_have_attribute("data-state", "open")
+        expect(result_of(page, gone)).to_have_text(re.compile(f"{left}$"))
+        expect(result_of(page, here)).to_have_text(re.compile(f"{playing}$"))
+        before = int(page.locator("#playing-now").inner_text())
+        assert before >= 1
+
+        assert server_python(IDLE_NOW % here) == 1
+        page.clock.fast_forward("01:05")
+        expect(result_of(page, here)).to_have_text(re.compile(f"{left}$"))
+        assert int(page.locator("#playing-now").inner_text()) <= before - 1
+    finally:
+        context.close()
 
 
 BOARD = {

@@ -17,6 +17,7 @@ import contextlib
 import json
 import random
 import re
+import uuid
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -890,3 +891,87 @@ def test_a_blocked_game_offers_undo_or_resign(dailies, play_page, live_server_ur
     blocked.get_by_role("button", name="Undo (counts as a move)").click()
     wait_seq(page, len(line) + 1)
     expect(blocked).to_be_hidden()
+
+
+# -- the name on the boards, at the end -------------------------------------------------------
+
+# The end's offer of a name, in each language: its title, and its button to keep the generated
+# name (the browser's language picks the page's).
+NAME_OFFER = {
+    "en-GB": ("Your name on the boards", "Keep Guest "),
+    "fr-FR": ("Votre nom dans les classements", "Garder Guest "),
+    "ru-RU": ("Ваше имя в таблицах", "Оставить Guest "),
+}
+
+
+def end_a_ranked_game(browser, live_server_url: str, locale: str = "en-GB") -> Any:
+    """A newcomer's page on today's Munger, one draw, then resigned: its result is on the
+    day's board."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 1000},
+        locale=locale,
+        extra_http_headers={"Accept-Language": locale[:2]},
+    )
+    page = context.new_page()
+    page.goto(f"{live_server_url}/play/munger/")
+    expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+    page.locator('[data-pile="S"]').click()
+    wait_seq(page, 1)
+    page.get_by_test_id("resign").click()
+    page.get_by_test_id("resign-confirm").click()
+    expect(page.locator("#board")).to_have_attribute("data-status", "resigned")
+    return page
+
+
+@pytest.mark.parametrize("locale", list(NAME_OFFER))
+def test_a_newcomers_first_result_offers_a_name_before_the_board_shows_it(
+    browser, live_server_url, dailies, locale
+):
+    """A newcomer who played at once is "Guest 123456" on the boards: the end of the ranked
+    game offers the name the boards show (the rename API), above the result; keeping the
+    generated name stays possible."""
+    title, keep = NAME_OFFER[locale]
+    page = end_a_ranked_game(browser, live_server_url, locale)
+    try:
+        offer = page.get_by_test_id("name-offer")
+        expect(offer).to_be_visible()
+        expect(offer.locator("h2")).to_have_text(title)
+        expect(page.get_by_test_id("name-offer-skip")).to_contain_text(keep)
+        # Above the end panel: seen first.
+        above = page.evaluate(
+            "() => document.querySelector('[data-testid=name-offer]').getBoundingClientRect().top"
+            " < document.querySelector('[data-testid=end]').getBoundingClientRect().top"
+        )
+        assert above
+        if locale != "en-GB":
+            return
+        name = f"Ada {uuid.uuid4().hex[:6]}"
+        page.get_by_test_id("name-offer-input").fill(name)
+        page.get_by_test_id("name-offer-save").click()
+        expect(page.get_by_test_id("name-offer-message")).to_have_text(
+            f"Saved: the boards show you as {name}."
+        )
+        board = page.request.get(
+            f"{live_server_url}/api/leaderboards/munger/{dailies['munger']['date']}/?around=me"
+        ).json()
+        assert board["you"]["player"] == name
+        # A player with a name of their own is not asked again.
+        page.reload()
+        expect(page.get_by_test_id("end")).to_be_visible()
+        expect(page.get_by_test_id("name-offer")).to_be_hidden()
+    finally:
+        page.context.close()
+
+
+def test_keeping_the_generated_name_puts_the_offer_away(browser, live_server_url, dailies):
+    page = end_a_ranked_game(browser, live_server_url)
+    try:
+        offer = page.get_by_test_id("name-offer")
+        expect(offer).to_be_visible()
+        page.get_by_test_id("name-offer-skip").click()
+        expect(offer).to_be_hidden()
+        expect(page.get_by_test_id("end")).to_be_visible()
+        me = page.request.get(f"{live_server_url}/api/players/me/").json()
+        assert me["display_name"].startswith("Guest ")
+    finally:
+        page.context.close()

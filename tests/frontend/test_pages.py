@@ -15,7 +15,7 @@ from django.utils import translation
 
 from frontend.catalogue import frontend_strings
 from frontend.views import player_overview, seconds_to_next_day
-from frontend.vocabulary import GAME_PAGES
+from frontend.vocabulary import DIFFICULTY_WORDS, GAME_PAGES
 from games import clock, services
 from games.engine import GAMES, game_class
 from games.identity import COOKIE_NAME
@@ -484,10 +484,14 @@ def test_archive_shows_predicted_beside_observed_difficulty(client, yesterday_da
 
     html = client.get("/archive/", {"month": month}).content.decode()
 
-    munger = f"Difficulty: predicted {closed.deal.difficulty}/5; observed: 58% of 12 won"
+    def said(level: int) -> str:
+        return f"Difficulty: {DIFFICULTY_WORDS[level]} ({level} of 5)"
+
+    munger = f"{said(closed.deal.difficulty)} · 58% of 12 players won it"
     assert munger in html
-    open_day = yesterday_dailies["masterpiece"]  # not closed yet: the prediction alone
-    assert f"Difficulty: predicted {open_day.deal.difficulty}/5</span>" in html
+    open_day = yesterday_dailies["masterpiece"]  # not closed yet: the difficulty alone
+    assert f"{said(open_day.deal.difficulty)}</span>" in html
+    assert "predicted" not in html and "/5" not in html
 
 
 def test_archive_months_link_to_each_other(client, db):

@@ -66,6 +66,7 @@ def test_the_top_of_the_board(crowd, today_daily) -> None:
         "rank",
         "player",
         "status",
+        "left",
         "moves",
         "undos",
         "seconds",

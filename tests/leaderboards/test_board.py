@@ -74,6 +74,7 @@ def test_a_real_win_tops_the_board(
         "player": "alice",
         "attempt_id": attempt.pk,
         "status": "won",
+        "left": False,
         "moves": attempt.move_count,
         "undos": 0,
         "seconds": int(attempt.play_seconds()),
@@ -157,6 +158,36 @@ def test_playing_now_and_the_race_feed(backend, today_daily, travel) -> None:
     assert len(selectors.race_feed(daily=today_daily)) == 3
     travel(NOON + dt.timedelta(minutes=2))
     assert selectors.playing_now(daily=today_daily) == 0
+
+
+def test_a_game_with_no_move_for_ten_minutes_is_left_until_its_next_move(
+    backend, today_daily, travel
+) -> None:
+    """A player who stops moving is counted as playing now for ten minutes, then no more, and
+    their row says they left (the board page's "Left" instead of "In progress"); a move brings
+    them back. Finished games are never left."""
+    result(today_daily, "winner")
+    quitter = result(
+        today_daily, "quitter", status=Attempt.Status.PLAYING, moves=12, finished_at=NOON
+    )
+
+    def left() -> dict[str, bool]:
+        rows = selectors.board_page(daily=today_daily)
+        assert rows == selectors.live_board(daily=today_daily, limit=5)["board"]["top"]
+        return {row["player"]: row["left"] for row in rows}
+
+    travel(NOON + dt.timedelta(minutes=10))
+    assert left() == {"winner": False, "quitter": False}
+    assert selectors.playing_now(daily=today_daily) == 1
+    travel(NOON + dt.timedelta(minutes=10, seconds=1))
+    assert left() == {"winner": False, "quitter": True}
+    assert selectors.playing_now(daily=today_daily) == 0
+    assert selectors.player_row(daily=today_daily, player=quitter.player)["left"] is True
+    travel(NOON + dt.timedelta(hours=9))
+    assert left() == {"winner": False, "quitter": True}
+    Attempt.objects.filter(pk=quitter.pk).update(last_move_at=clock.now())
+    assert left() == {"winner": False, "quitter": False}
+    assert selectors.playing_now(daily=today_daily) == 1
 
 
 def test_day_distribution_and_when_par_shows(today_daily, travel) -> None:

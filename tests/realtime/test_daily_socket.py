@@ -144,6 +144,31 @@ async def test_a_process_is_one_member_of_a_dailys_group_whatever_its_watchers(
     await close_all(late)
 
 
+async def test_a_refresh_is_the_board_as_it_stands_now_a_left_game_included(flusher, monkeypatch):
+    """ "Playing now" and a row's `left` change with time alone: a page on a quiet board asks
+    for a refresh now and then, and gets a snapshot read at that moment."""
+    import datetime as dt
+
+    from games import clock
+
+    daily = await a_daily()
+    alice, _ = await a_player("alice")
+    attempt = await an_attempt(alice, daily)
+    tab, _ = await watcher(daily)
+    await play(attempt.pk, alice, daily.deal.certificate[:1])
+    update = await receive(tab)
+    assert update["playing_now"] == 1 and update["board"]["top"][0]["left"] is False
+
+    later = clock.now() + dt.timedelta(minutes=11)
+    monkeypatch.setattr(clock, "now", lambda: later)
+    await tab.send_json_to({"type": "refresh"})
+    snapshot = await receive(tab)
+
+    assert snapshot["type"] == "snapshot" and snapshot["version"] == update["version"]
+    assert snapshot["playing_now"] == 0 and snapshot["board"]["top"][0]["left"] is True
+    await close_all(tab)
+
+
 async def test_watchers_are_served_without_a_session_and_players_with_one(monkeypatch):
     from channels.sessions import InstanceSessionWrapper
 

@@ -39,6 +39,9 @@ function row(view, name, side) {
 export const masterpiece = {
   name: "masterpiece",
   topOf,
+  // One tap never fills the cellar: it holds one card, and a tap that spends it can end a
+  // game; a card whose only place it is gets picked up (board.js, moves.js smartMove).
+  spared: ["C"],
   // How the table fits a screen (table.js), in card widths: rows close up sideways by
   // themselves; five card heights tall, plus the direction line.
   fit: {
@@ -57,8 +60,12 @@ export const masterpiece = {
     const direction = document.createElement("p");
     direction.className = "direction";
     direction.dataset.direction = view.direction || "open";
+    // Its words change when the first card fixes the direction (and back, by an undo): it
+    // keeps the room of its longest words (table.js, data-steady), so the cards never move
+    // under a finger.
+    direction.dataset.steady = "direction";
     direction.textContent =
-      view.direction === "up" ? t("direction_up") : view.direction === "down" ? t("direction_down") : t("direction_open");
+      view.direction === "up" ? t("direction_line_up") : view.direction === "down" ? t("direction_line_down") : t("direction_open");
 
     const table = document.createElement("div");
     table.className = "masterpiece-table";

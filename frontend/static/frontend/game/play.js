@@ -1,9 +1,11 @@
 // The play page: the daily named by the page, on the table wired by mount.js, with the hints
-// and, at the end, the offer to race friends on the deal.
+// and, at the end, the offer to race friends on the deal, and to a player with no name of their
+// own yet, the name the boards show (naming.js).
 
 import { masterpiece } from "./masterpiece.js";
 import { mountGame } from "./mount.js";
 import { munger } from "./munger.js";
+import { NameOffer } from "./naming.js";
 import { capitalise } from "./strings.js";
 
 const LAYOUTS = { munger, masterpiece };
@@ -18,7 +20,12 @@ function keepTheDay(state) {
 
 const root = document.getElementById("play");
 if (root && LAYOUTS[root.dataset.game]) {
-  mountGame(
+  let offer = null; // the name the boards show, at the end (naming.js)
+  const onState = (state) => {
+    keepTheDay(state);
+    if (offer) offer.update(state);
+  };
+  const { chrome } = mountGame(
     root,
     {
       game: root.dataset.game,
@@ -29,6 +36,7 @@ if (root && LAYOUTS[root.dataset.game]) {
       layout: LAYOUTS[root.dataset.game],
       challenge: true,
     },
-    { hints: true, onState: keepTheDay },
+    { hints: true, onState },
   );
+  offer = new NameOffer(chrome.endEl, { offered: root.dataset.offerName === "true" });
 }

@@ -17,7 +17,10 @@ const playersCount = document.getElementById("players-count");
 const winnersCount = document.getElementById("winners-count");
 const FEED_LENGTH = 12;
 
-const MARKS = { won: "✓", resigned: "✗", playing: "…" };
+const MARKS = { won: "✓", resigned: "✗", playing: "…", left: "–" };
+// A quiet board is asked again after this long: "playing now" and a row's `left` change with
+// time alone, with no event to say so.
+const REFRESH_MS = 60000;
 
 // The moves, and the undos among them when there were any ("84 · 2 undos").
 function movesCell(row) {
@@ -42,12 +45,14 @@ function renderRows(rows) {
     }
     const player = el("th", { className: "player", scope: "row" }, row.player);
     if (row.you) player.append(" ", el("span", { className: "you-badge", text: t("you") }));
+    // An unfinished game whose player made no move for a while has been left (for now).
+    const status = row.status === "playing" && row.left ? "left" : row.status;
     const result = el(
       "td",
-      { className: `result result-${row.status}` },
-      el("span", { className: "mark", "aria-hidden": "true", text: MARKS[row.status] || "" }),
+      { className: `result result-${status}`, testid: "row-result" },
+      el("span", { className: "mark", "aria-hidden": "true", text: MARKS[status] || "" }),
       " ",
-      t(row.status),
+      t(status),
     );
     const tr = el(
       "tr",
@@ -155,6 +160,15 @@ function connect() {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${window.location.host}${config.socket}`);
     let heartbeat = 0;
+    let quiet = 0;
+    // No event for a while: the board as it stands now (who has left, who plays now).
+    const refreshLater = () => {
+      window.clearTimeout(quiet);
+      quiet = window.setTimeout(() => {
+        if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "refresh" }));
+        refreshLater();
+      }, REFRESH_MS);
+    };
     socket.addEventListener("open", () => {
       showLive(true);
       asked = -1;
@@ -162,6 +176,7 @@ function connect() {
       heartbeat = window.setInterval(() => socket.send(JSON.stringify({ type: "ping" })), 25000);
       // After a reconnection, ask for what was missed since the last version seen.
       if (version >= 0) socket.send(JSON.stringify({ type: "resync", version }));
+      refreshLater();
     });
     socket.addEventListener("message", (event) => {
       let data;
@@ -172,6 +187,7 @@ function connect() {
       }
       // Tries count again from here: a refused socket opens, then closes at once.
       tries = 0;
+      if (data.type === "snapshot" || data.type === "update") refreshLater();
       if (typeof data.version === "number") {
         if (data.type === "update" && data.version <= version) return;
         if (data.type === "update" && version >= 0 && data.version > version + 1) {
@@ -196,6 +212,7 @@ function connect() {
     socket.addEventListener("close", (event) => {
       showLive(false);
       window.clearInterval(heartbeat);
+      window.clearTimeout(quiet);
       // 4403 (another site's page) and 4404 (no such daily): trying again will not help.
       if (event.code === 4403 || event.code === 4404) return;
       tries += 1;
