@@ -91,6 +91,88 @@ def test_large_corners_are_readable_on_a_phone_and_four_colours_keep_the_familie
     assert not problems, "\n".join(problems)
 
 
+# Each covered card of the reserve: how far its corner reaches, and where the card over it
+# starts (the reserve fans out sideways).
+RESERVE_CORNERS = """pile => {
+  const cards = [...pile.querySelectorAll(':scope > .card')];
+  return cards.slice(0, -1).map((c, i) => ({
+    card: c.dataset.card,
+    reach: c.querySelector('.corner-left').getBoundingClientRect().right,
+    cover: cards[i + 1].getBoundingClientRect().left,
+  }));
+}"""
+
+
+# How far apart the reserve's cards are, in card widths.
+STEP = """cards => (cards[1].getBoundingClientRect().left - cards[0].getBoundingClientRect().left)
+  / cards[0].getBoundingClientRect().width"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_large_corners_show_every_card_of_the_reserve_whole(open_page, laid_day, browser, size):
+    """With large corners the reserve's covered cards showed "1(" for a ten: the fan opens up
+    as far as a corner needs, and the table still fits the screen."""
+    page = open_page(f"/play/munger/{laid_day}/", SIZES[size])
+    open_settings(page)
+    page.get_by_test_id("large-index").check()
+    expect(page.locator("#play")).to_have_class(re.compile(r"\bindex-large\b"))
+    settle(page)
+    corners = page.locator('[data-pile="R"]').evaluate(RESERVE_CORNERS)
+    opened = page.locator('[data-pile="R"] > .card').evaluate_all(STEP)
+    assert [c["card"] for c in corners] == ["6D", "7C", "8H", "9S", "TD", "JC"]
+    for corner in corners:
+        assert corner["reach"] <= corner["cover"] + 0.5, (size, corner)
+    page.get_by_test_id("settings").locator("summary").click()  # folded again
+    table.assert_fits(page, f"large corners, {size}")
+    open_settings(page)
+    # Turned off, the reserve closes up again (its corners need less).
+    page.get_by_test_id("large-index").uncheck()
+    expect(page.locator("#play")).not_to_have_class(re.compile(r"\bindex-large\b"))
+    settle(page)
+    closed = page.locator('[data-pile="R"] > .card').evaluate_all(STEP)
+    assert 0.43 < closed < opened, (closed, opened)
+
+
+def focused(page) -> str:
+    return table.focused(page)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_the_arrow_keys_follow_the_table_as_it_is_drawn(open_page, laid_day, size):
+    """On a wide screen Munger's reserve is drawn in the top row, between the waste and the
+    foundations: the arrows go there from the waste and the foundations, and up to it from the
+    columns under it (they treated it as a row of its own between the top row and the columns).
+    Stacked (a phone), it is a row of its own, and the arrows go down to it."""
+    page = open_page(f"/play/munger/{laid_day}/", SIZES[size])
+    reserve = page.locator('[data-pile="R"]').bounding_box()
+    stock = page.locator('[data-pile="S"]').bounding_box()
+    drawn_in_top_row = abs(reserve["y"] - stock["y"]) < 1
+    assert drawn_in_top_row == (size == "desktop"), (reserve, stock)
+    if drawn_in_top_row:
+        page.locator('[data-pile="W"]').focus()
+        for key, pile in [("ArrowRight", "R"), ("ArrowRight", "FCC"), ("ArrowLeft", "R"),
+                          ("ArrowLeft", "W"), ("ArrowRight", "R")]:  # fmt: skip
+            page.keyboard.press(key)
+            assert focused(page) == pile, (key, focused(page))
+        page.keyboard.press("ArrowDown")
+        under = focused(page)
+        box = page.locator(f'[data-pile="{under}"]').bounding_box()
+        assert under.startswith("T") and box["x"] < reserve["x"] + reserve["width"], under
+        page.keyboard.press("ArrowUp")
+        assert focused(page) == "R"
+    else:
+        page.locator('[data-pile="R"]').focus()
+        for key in ("ArrowLeft", "ArrowRight"):  # alone in its row
+            page.keyboard.press(key)
+            assert focused(page) == "R"
+        page.keyboard.press("ArrowDown")
+        assert focused(page).startswith("T")
+        page.keyboard.press("ArrowUp")
+        assert focused(page) == "R"
+        page.keyboard.press("ArrowUp")  # the top row, above the reserve
+        assert focused(page) in {"S", "W", "FCC", "FDD", "FHH", "FSS"}
+
+
 @pytest.mark.parametrize("game", ["munger", "masterpiece"])
 def test_the_new_looks_pass_axe_on_every_card(browser, live_server_url, dailies, game):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")

@@ -62,6 +62,22 @@ test("one tap: the foundation first, else the only place, else nothing (picked u
   assert.equal(smartMove(moves, "T5", "KD"), null);
 });
 
+test("one tap never fills a place the layout spares (the cellar): the card is picked up", () => {
+  const moves = movesOf({
+    moves: [
+      { move: "M3>C", card: "7D", count: 1 },
+      { move: "M4>C", card: "2S", count: 1 },
+      { move: "M4>F", card: "2S", count: 1 },
+      { move: "C>M2", card: "9H", count: 1 },
+    ],
+  });
+  const spared = ["C"];
+  assert.equal(smartMove(moves, "M3", "7D", { spared }), null);
+  assert.equal(smartMove(moves, "M3", "7D").token, "M3>C");
+  assert.equal(smartMove(moves, "M4", "2S", { spared }).token, "M4>F");
+  assert.equal(smartMove(moves, "C", "9H", { spared }).token, "C>M2");
+});
+
 test("the table takes the arrangement with the bigger cards, within width and height", () => {
   const ways = [
     { name: "stacked", across: 7, gapsAcross: 0, tall: 6, gapsTall: 0 },

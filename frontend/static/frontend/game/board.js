@@ -63,17 +63,34 @@ export class Board {
     });
   }
 
-  // Replays what waited, in order, while no move is on its way.
+  // Replays what waited, in order, while no move is on its way. A tap aimed at a card that
+  // has left its pile since (the second tap of a double tap on a card the first one moved)
+  // has nothing left to take: it is not turned into a tap on another card.
   drain() {
     while (this.queue.length && !this.play.busy) {
       const item = this.queue.shift();
+      if (item.kind === "undo") {
+        this.undo();
+        continue;
+      }
       const pile = this.table.piles().find((p) => p.dataset.name === item.name && (p.dataset.suit || "") === item.suit);
       if (!pile) continue;
       const cards = this.table.cardsOf(pile);
-      const card = (item.code && cards.find((c) => c.dataset.card === item.code)) || (item.index >= 0 && !item.code ? cards[item.index] : null) || null;
+      const card = item.code ? cards.find((c) => c.dataset.card === item.code) : item.index >= 0 ? cards[item.index] : null;
       if (item.kind === "key") this.activate(pile, null, { byKeyboard: true });
-      else this.tap(pile, card, item.at);
+      else if (item.code && !card) this.lastTap = null;
+      else this.tap(pile, card || null, item.at, { aimed: item.code });
     }
+  }
+
+  // Undo (the button or U): now, or after the move on its way, in its turn with the taps.
+  undo() {
+    if (this.play.busy) {
+      this.queue.push({ kind: "undo" });
+      return;
+    }
+    this.clearSelection();
+    this.play.undo();
   }
 
   // Enter or Space on a pile: now, or after the move on its way.
@@ -188,8 +205,9 @@ export class Board {
 
   // -- taps -----------------------------------------------------------------------------------
 
-  // at: when the tap came (a tap that waited keeps its time, for the double tap).
-  tap(pile, card, at = Date.now()) {
+  // at: when the tap came (a tap that waited keeps its time, for the double tap); aimed: the
+  // card a tap that waited was aimed at (what the pile showed then).
+  tap(pile, card, at = Date.now(), { aimed = undefined } = {}) {
     if (this.play.busy) {
       this.later("tap", pile, card);
       return;
@@ -198,8 +216,11 @@ export class Board {
     const key = card && card.dataset.card ? card.dataset.card : null;
     const last = this.lastTap;
     this.lastTap = { key, name, at, moved: false };
-    if (last && last.moved && last.name === name && at - last.at < DOUBLE_TAP_MS) {
-      // The second tap of a double tap whose first tap moved the card already.
+    // The second tap of a double tap whose first tap moved the card already: on the same pile
+    // soon after; a tap that waited counts only when it was aimed at that card (it may have
+    // been aimed at another card of a column).
+    const second = aimed === undefined || Boolean(last && aimed === last.key);
+    if (last && last.moved && last.name === name && at - last.at < DOUBLE_TAP_MS && second) {
       this.lastTap = null;
       return;
     }
@@ -214,14 +235,15 @@ export class Board {
     this.activate(pile, card, { byKeyboard: false });
   }
 
-  // One tap sends a card to its best place (smartMove: its foundation, else its only place);
-  // false when it has none or several, and the card is picked up instead.
+  // One tap sends a card to its best place (smartMove: its foundation, else its only place,
+  // never one the layout spares: Masterpiece's cellar); false when it has none or several, and
+  // the card is picked up instead.
   smart(pile, card) {
     if (!this.playing()) return false;
     const unit = this.unitFor(pile, card);
     if (!unit) return false;
     const src = pile.dataset.name;
-    const move = smartMove(this.play.moves, src, unit[0].dataset.card);
+    const move = smartMove(this.play.moves, src, unit[0].dataset.card, { spared: this.table.spared() });
     if (!move) return false;
     this.play.move(move.token, { card: move.card, src, dst: move.dst });
     return true;

@@ -53,12 +53,13 @@ export class Game {
     return true;
   }
 
-  // Takes a state unless an older one arrives after a newer one; the same state again only
-  // refreshes the page's chrome.
+  // Takes a state unless an older one arrives after a newer one (`force` included: a state
+  // read before the last move's answer, such as a resync's, never draws the table back); the
+  // same state again only refreshes the page's chrome, unless forced.
   show(state, { force = false } = {}) {
     if (!state || !state.view) return;
     const old = this.state;
-    if (!force && old && old.id === state.id && state.seq < old.seq) return;
+    if (old && old.id === state.id && state.seq < old.seq) return;
     const same = old && old.seq === state.seq && old.status === state.status && old.finished_at === state.finished_at;
     this.state = same && !force ? { ...old, ...state } : state;
     this.syncClock(state);

@@ -7,6 +7,7 @@
 // field): U undoes, S says the position in short, ? opens the rules and keys.
 
 import { LONG_PRESS_MS, Peek } from "./peek.js";
+import { Table } from "./table.js";
 
 const DRAG_THRESHOLD = 8; // px of finger drift that still counts as a tap
 
@@ -71,13 +72,25 @@ export class Input {
     el.addEventListener("dblclick", (e) => e.preventDefault());
   }
 
+  // The pile and card pressed: what the pointer is on, or, when that is a card on its way
+  // to another place (a slide still drawn), what lies under it (Table.pressAt).
+  pressed(e) {
+    const hit = e.target.closest && e.target.closest(".card");
+    if (hit && Table.moving(hit)) return this.table.pressAt(e.clientX, e.clientY);
+    const pile = e.target.closest && e.target.closest(".pile");
+    if (!pile || !this.table.el.contains(pile)) return null;
+    return { pile, card: hit };
+  }
+
   pointerDown(e) {
     if (e.button !== 0 || !this.board.playing()) return;
-    const pile = e.target.closest(".pile");
-    if (!pile || !this.table.el.contains(pile)) return;
-    const card = e.target.closest(".card");
+    const at = this.pressed(e);
+    if (!at) return;
+    const { pile, card } = at;
     this.peek.hide();
-    this.press = { id: e.pointerId, x: e.clientX, y: e.clientY, pile, card, dragging: false, unit: null, long: false };
+    // at: when the finger or button went down (the event's own time: a busy page handles it
+    // late, but a press is as long as the person held it).
+    this.press = { id: e.pointerId, x: e.clientX, y: e.clientY, pile, card, dragging: false, unit: null, long: false, at: e.timeStamp };
     const press = this.press;
     if (card) {
       press.timer = setTimeout(() => {
@@ -133,8 +146,10 @@ export class Input {
     this.press = null;
     clearTimeout(press.timer);
     if (press.long) {
-      this.peek.hide(); // an inspection, not a tap
-      return;
+      this.peek.hide();
+      // An inspection, not a tap; unless the press was short and the page too busy to see it
+      // end before the long press's timer (a quick tap on a loaded machine is still a tap).
+      if (e.timeStamp - press.at >= LONG_PRESS_MS) return;
     }
     if (!press.dragging) {
       this.board.tap(press.pile, press.card);
@@ -146,7 +161,7 @@ export class Input {
       this.board.clearSelection();
       return;
     }
-    this.table.land(press.unit);
+    this.table.drop(press.unit);
     await this.board.playTo(over, { dragged: press.unit });
   }
 

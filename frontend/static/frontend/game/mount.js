@@ -15,11 +15,35 @@ import { Input } from "./input.js";
 import { t } from "./strings.js";
 import { Table } from "./table.js";
 
+// The status line, where it sits over the table (a phone held upright), keeps the room of its
+// longest sentence while the game is played, and of two lines from the start where a move's
+// sentence wraps: a move said in two lines never pushes the table down under a quick tap (a
+// blank band opening over it). Beside the table, or once the game is over, it is as tall as
+// its words.
+export function holdStatusRoom(line, table, playing, kept) {
+  const style = getComputedStyle(line);
+  const size = parseFloat(style.fontSize) || 16;
+  const above = line.getBoundingClientRect().bottom <= table.getBoundingClientRect().top + 1;
+  if (!playing || !above) {
+    line.style.minHeight = "";
+    return kept;
+  }
+  const key = String(line.clientWidth);
+  const lines = line.clientWidth < 36 * size ? 2 : 1;
+  const reserve = lines * (parseFloat(style.lineHeight) || size * 1.3);
+  const tallest = Math.max(kept.get(key) || 0, reserve, line.getBoundingClientRect().height);
+  kept.set(key, tallest);
+  line.style.minHeight = `${tallest}px`;
+  return kept;
+}
+
 // options: {hints}: the Hint button and its marks on the table (the play page's); {onState}:
 // called with each state the page shows, after the chrome.
 export function mountGame(root, page, { hints: withHints = false, onState = null } = {}) {
   let board = null;
   let hints = null;
+  const statusRoom = new Map();
+  const steadyStatus = () => holdStatusRoom(chrome.statusEl, chrome.boardEl, game.playing(), statusRoom);
   const view = {
     draw: (state) => {
       board.render(state);
@@ -27,10 +51,14 @@ export function mountGame(root, page, { hints: withHints = false, onState = null
     },
     update: (state) => {
       chrome.update(state, game.elapsed());
+      steadyStatus();
       if (onState) onState(state);
       if (hints) hints.update(state);
     },
-    say: (text) => chrome.say(text),
+    say: (text) => {
+      chrome.say(text);
+      steadyStatus();
+    },
     connection: (open) => chrome.connection(open),
     moved: (token, info) => auto.after(token, info),
     busy: (busy) => {
@@ -39,10 +67,8 @@ export function mountGame(root, page, { hints: withHints = false, onState = null
     },
   };
   const game = new Game(page, view);
-  const undo = () => {
-    board.clearSelection();
-    game.undo();
-  };
+  // Undo waits its turn behind a move on its way and the taps that came meanwhile.
+  const undo = () => board.undo();
   const chrome = new Chrome(root, { ...page, hints: withHints }, {
     undo,
     finish: () => game.finish(),

@@ -17,9 +17,13 @@ export function movesFrom(moves, src, lead = null) {
 
 // The move one tap on the card `lead` of pile `src` makes (the one-tap "smart move"): to its
 // foundation when the server lists that, else to its only listed place; null when it has no
-// move or several places (the card is then picked up).
-export function smartMove(moves, src, lead) {
+// move or several places (the card is then picked up). `spared`: the names of places a tap
+// never fills (a layout's: Masterpiece's one-card cellar); a card whose only place is one of
+// them is picked up, and the person puts it there if they mean it.
+export function smartMove(moves, src, lead, { spared = [] } = {}) {
   const from = movesFrom(moves, src, lead);
   const places = new Set(from.map((m) => m.dst));
-  return from.find((m) => m.dst === "F") || (places.size === 1 ? from[0] : null);
+  const home = from.find((m) => m.dst === "F");
+  if (home) return home;
+  return places.size === 1 && !spared.includes(from[0].dst) ? from[0] : null;
 }

@@ -27,13 +27,16 @@ export const munger = {
   // How the table fits a screen (table.js): stacked, the reserve has a row of its own; wide
   // (a short, wide screen), it sits between the waste and the foundations. Sizes in card
   // widths: a card is 1.4 tall, the columns get 2 more for their fans (longer ones close up).
+  // The reserve's covered cards show their corner whole (readableFans: table.js opens the fan
+  // for large corners); wide, the reserve lies across the top row (fansAcross).
   fit: {
     gap: 0.012,
     maxWidth: 96,
     margin: 8,
+    readableFans: ["R"],
     arrangements: [
       { name: "stacked", across: 7, gapsAcross: 6, tall: 3 * 1.4 + 2, gapsTall: 4 },
-      { name: "wide", across: 10.6, gapsAcross: 9, tall: 2 * 1.4 + 2, gapsTall: 2 },
+      { name: "wide", across: 10.6, gapsAcross: 9, tall: 2 * 1.4 + 2, gapsTall: 2, fansAcross: true },
     ],
   },
 

@@ -3,6 +3,7 @@
 // unit, its targets, playable cards). It decides nothing: board.js does, from the server's
 // moves; input.js turns pointer and keys into the board's calls.
 
+import { faceCard } from "./cards.js";
 import { bestFit, fanFor } from "./fit.js";
 import { t } from "./strings.js";
 
@@ -24,6 +25,7 @@ export class Table {
     this.foundationFor = () => [];
     this.focusAt = null; // {r, c} of the pile that has the tab stop
     this.attempt = null;
+    this.rooms = new Map(); // the tallest height of each steady line, by width (keepRoom)
   }
 
   // -- drawing ---------------------------------------------------------------------------
@@ -37,6 +39,7 @@ export class Table {
     this.attempt = state.id;
     this.el.replaceChildren();
     const drawn = this.layout.render(this.el, state.view);
+    this.keepRoom();
     this.grid = drawn.grid;
     this.foundationFor = drawn.foundationFor;
     this.el.dataset.seq = String(state.seq);
@@ -50,6 +53,19 @@ export class Table {
     if (!this.instant()) {
       this.animateFrom(before);
       this.markTurned(faces);
+    }
+  }
+
+  // A line of the layout whose words change with the game (data-steady: Masterpiece's
+  // direction) keeps the tallest room it had at this width, so the cards under it never move
+  // up or down under a quick tap.
+  keepRoom() {
+    for (const line of this.el.querySelectorAll("[data-steady]")) {
+      const key = `${line.dataset.steady}:${this.el.clientWidth}`;
+      const had = this.rooms.get(key) || 0;
+      const height = line.getBoundingClientRect().height;
+      if (height < had) line.style.minHeight = `${had}px`;
+      else this.rooms.set(key, height);
     }
   }
 
@@ -73,8 +89,11 @@ export class Table {
     const padY = parseFloat(style.paddingTop) + parseFloat(style.paddingBottom) + spec.margin;
     const width = this.el.clientWidth - padX;
     const top = this.el.getBoundingClientRect().top + window.scrollY;
+    // A fan opened up for its corners is wider: the arrangements that lay it across count it.
+    const extra = this.openFans(spec.readableFans || []);
+    const arrangements = spec.arrangements.map((a) => (a.fansAcross && extra ? { ...a, across: a.across + extra } : a));
     const sizeFor = (height) =>
-      bestFit(spec.arrangements, { width, height, gap: width * spec.gap, maxWidth: spec.maxWidth, minWidth: TOUCH_PX });
+      bestFit(arrangements, { width, height, gap: width * spec.gap, maxWidth: spec.maxWidth, minWidth: TOUCH_PX });
     const anchorTop = this.anchor ? this.anchor.getBoundingClientRect().top + window.scrollY : 0;
     let height = window.innerHeight - top - padY;
     let best = sizeFor(height);
@@ -88,8 +107,12 @@ export class Table {
         if (!this.scrolled) scrollTo = anchorTop;
       }
     }
+    const size = `${Math.floor(best.width)}px`;
+    // The cards change size or place (a notice over the table, a turned phone): a slide on its
+    // way would end where the card no longer is, and start off the table; it lands at once.
+    if (size !== this.el.style.getPropertyValue("--fit-w") || best.name !== this.el.dataset.arrangement) this.land();
     this.el.dataset.arrangement = best.name;
-    this.el.style.setProperty("--fit-w", `${Math.floor(best.width)}px`);
+    this.el.style.setProperty("--fit-w", size);
     const bottom = top + parseFloat(style.paddingTop) + height;
     for (const pile of this.el.querySelectorAll(".pile.column")) this.fitColumn(pile, bottom);
     if (scrollTo !== null) {
@@ -97,6 +120,34 @@ export class Table {
       // Done once the page was long enough to get there (it may grow after the first draw).
       this.scrolled = window.scrollY >= scrollTo - 1;
     }
+  }
+
+  // The fans (by pile name) whose covered cards must show their corner whole, Munger's
+  // reserve: each opens up as far as the widest corner needs (a "10", large corners on), in
+  // card widths, so at any size; the stylesheet's step otherwise. How much wider, in card
+  // widths, the widest of them got.
+  openFans(names) {
+    let extra = 0;
+    for (const name of names) {
+      const pile = this.pileByName(name);
+      if (!pile) continue;
+      pile.style.removeProperty("--fan-x");
+      const probe = faceCard("TC");
+      probe.setAttribute("aria-hidden", "true");
+      probe.style.visibility = "hidden";
+      probe.style.setProperty("--i", "1");
+      pile.append(probe);
+      const box = probe.getBoundingClientRect();
+      const width = box.width;
+      const step = (box.left - pile.getBoundingClientRect().left - pile.clientLeft) / width;
+      // The corner's box, and a little for the ink of a glyph set tight (letter-spacing).
+      const need = (probe.querySelector(".corner-left").getBoundingClientRect().right - box.left) / width + 0.01;
+      probe.remove();
+      if (!width || !(need > step + 0.005)) continue;
+      pile.style.setProperty("--fan-x", `calc(var(--card-w) * ${need.toFixed(3)})`);
+      extra = Math.max(extra, (need - step) * Math.max(0, this.cardsOf(pile).length - 1));
+    }
+    return extra;
   }
 
   // A column's fan: wide enough strips for a finger, closed up when it would pass `bottom`
@@ -160,28 +211,34 @@ export class Table {
     }
   }
 
+  // Where each face-up card (and the stock) is drawn, from the table's corner: a redraw that
+  // scrolls the page or moves the table (fit) moves the table, not the cards' starting points.
   positions() {
     const map = new Map();
     if (reducedMotion()) return map;
-    for (const card of this.el.querySelectorAll(".card[data-card]")) {
-      map.set(card.dataset.card, card.getBoundingClientRect());
-    }
+    const frame = this.el.getBoundingClientRect();
+    const at = (node) => {
+      const box = node.getBoundingClientRect();
+      return { left: box.left - frame.left, top: box.top - frame.top };
+    };
+    for (const card of this.el.querySelectorAll(".card[data-card]")) map.set(card.dataset.card, at(card));
     const stock = this.el.querySelector('.pile[data-name="S"]');
-    if (stock) map.set("stock", stock.getBoundingClientRect());
+    if (stock) map.set("stock", at(stock));
     return map;
   }
 
   // FLIP: each card that moved starts where it was and slides to its new place.
   animateFrom(before) {
     if (!before.size) return;
+    const frame = this.el.getBoundingClientRect();
     for (const card of this.el.querySelectorAll(".card[data-card]")) {
       // A card new to the table comes from the stock (a draw onto the waste).
       const drawn = !before.has(card.dataset.card) && card.closest('.pile[data-name="W"]');
       const old = before.get(card.dataset.card) || (drawn ? before.get("stock") : null);
       if (!old) continue;
       const now = card.getBoundingClientRect();
-      const dx = old.left - now.left;
-      const dy = old.top - now.top;
+      const dx = old.left - (now.left - frame.left);
+      const dy = old.top - (now.top - frame.top);
       if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
       card.classList.add("no-transition", "flying");
       card.style.setProperty("--dx", `${dx}px`);
@@ -190,14 +247,27 @@ export class Table {
       card.classList.remove("no-transition");
       card.style.setProperty("--dx", "0px");
       card.style.setProperty("--dy", "0px");
-      // A sliding card takes no input (pointer-events in game.css) until it has landed.
+      // A sliding card takes no input (pointer-events in game.css) until its own slide has
+      // ended (not a shadow's transition, nor one of its corners'). The class is only the fast
+      // path: on a slow machine the slide may still be drawn after its end was signalled, so
+      // a press looks through any card away from its place (pressAt).
       const landed = () => card.classList.remove("flying");
-      card.addEventListener("transitionend", landed, { once: true });
+      const end = (e) => {
+        if (e.target !== card || e.propertyName !== "transform") return;
+        card.removeEventListener("transitionend", end);
+        landed();
+      };
+      card.addEventListener("transitionend", end);
       setTimeout(landed, 600);
     }
   }
 
   // -- piles and cards ----------------------------------------------------------------------
+
+  // The places of the layout that one tap never fills (their names in move tokens).
+  spared() {
+    return this.layout.spared || [];
+  }
 
   piles() {
     return this.grid.flat();
@@ -237,10 +307,38 @@ export class Table {
     return pile ? [pile] : [];
   }
 
-  // The pile under a point, ignoring cards being dragged.
+  // Whether a card is drawn away from its place: sliding there (a move, a card springing
+  // back), dragged, or dropped and waiting for the server. Read from what is drawn (its
+  // offset), not from a timer: under load the slide outlasts the signal of its end.
+  static moving(card) {
+    if (card.classList.contains("dragging") || card.classList.contains("landing")) return true;
+    const shift = getComputedStyle(card).transform;
+    if (!shift || shift === "none") return false;
+    const m = shift.match(/^matrix\((.+)\)$/);
+    if (!m) return false;
+    const [, , , , dx, dy] = m[1].split(",").map(Number);
+    return Math.abs(dx) >= 1 || Math.abs(dy) >= 1;
+  }
+
+  // What a press at a point means: the pile there and the card of it, as they lie once every
+  // card is in its place. A card on its way (Table.moving) is looked through: a tap on the
+  // stock while the card it drew slides off it is a tap on the stock. Null off the table.
+  pressAt(x, y) {
+    for (const node of document.elementsFromPoint(x, y)) {
+      const card = node.closest(".card");
+      if (card && Table.moving(card)) continue;
+      const pile = node.closest(".pile");
+      if (!pile || !this.el.contains(pile)) return null;
+      return { pile, card: card && pile.contains(card) ? card : null };
+    }
+    return null;
+  }
+
+  // The pile under a point, ignoring cards being dragged or on their way.
   pileAt(x, y) {
     for (const node of document.elementsFromPoint(x, y)) {
-      if (node.closest(".dragging")) continue;
+      const card = node.closest(".card");
+      if (node.closest(".dragging") || (card && Table.moving(card))) continue;
       const pile = node.closest(".pile");
       if (pile && this.el.contains(pile)) return pile;
       const group = node.closest("[data-pile='F']");
@@ -287,7 +385,19 @@ export class Table {
     if (pile && pile !== source) pile.classList.add("over");
   }
 
-  land(cards) {
+  // Every card still sliding is put in its place at once.
+  land() {
+    for (const card of this.el.querySelectorAll(".card.flying")) {
+      card.classList.add("no-transition");
+      card.style.setProperty("--dx", "0px");
+      card.style.setProperty("--dy", "0px");
+      card.getBoundingClientRect();
+      card.classList.remove("no-transition", "flying");
+    }
+  }
+
+  // Cards dropped at the end of a drag wait there for the server's answer.
+  drop(cards) {
     for (const c of cards) {
       c.classList.remove("dragging");
       c.classList.add("landing");
@@ -320,16 +430,35 @@ export class Table {
     if (refocus) target.focus({ preventScroll: true });
   }
 
-  // The pile one step from `pile` in a direction of the keyboard's grid ("left", "right",
-  // "up", "down"), or null at an edge. Up and down go to the nearest row that has a pile right
-  // above or below this one on the screen (so a column reaches the foundation over it in one
-  // key), else to the next row's pile nearest sideways.
+  // The keyboard's rows as the table is drawn now: piles whose tops line up (within half a
+  // card) make one row, left to right, the rows top to bottom. So the arrows follow what is on
+  // the screen, whatever the arrangement: Munger's reserve is in the top row where it is drawn
+  // there (a wide screen), in a row of its own where it is drawn under it.
+  drawnRows() {
+    const items = this.piles().map((pile) => ({ pile, box: pile.getBoundingClientRect() }));
+    items.sort((a, b) => a.box.top - b.box.top || a.box.left - b.box.left);
+    const rows = [];
+    for (const item of items) {
+      const row = rows[rows.length - 1];
+      const first = row && row[0].box;
+      if (first && Math.abs(item.box.top - first.top) < Math.min(item.box.height, first.height) / 2) row.push(item);
+      else rows.push([item]);
+    }
+    return rows.map((row) => row.sort((a, b) => a.box.left - b.box.left).map((item) => item.pile));
+  }
+
+  // The pile one step from `pile` in a direction ("left", "right", "up", "down") of the rows as
+  // drawn, or null at an edge. Up and down go to the nearest row that has a pile right above or
+  // below this one on the screen (so a column reaches the foundation over it in one key), else
+  // to the next row's pile nearest sideways.
   neighbour(pile, direction) {
-    const at = this.gridIndex(pile);
-    if (!at) return null;
-    const row = this.grid[at.r];
-    if (direction === "left") return row[Math.max(0, at.c - 1)];
-    if (direction === "right") return row[Math.min(row.length - 1, at.c + 1)];
+    const rows = this.drawnRows();
+    const r = rows.findIndex((row) => row.includes(pile));
+    if (r < 0) return null;
+    const row = rows[r];
+    const c = row.indexOf(pile);
+    if (direction === "left") return row[Math.max(0, c - 1)];
+    if (direction === "right") return row[Math.min(row.length - 1, c + 1)];
     const step = direction === "up" ? -1 : 1;
     const box = pile.getBoundingClientRect();
     const x = box.left + box.width / 2;
@@ -337,11 +466,11 @@ export class Table {
       const b = p.getBoundingClientRect();
       return x < b.left ? b.left - x : x > b.right ? x - b.right : 0;
     };
-    for (let r = at.r + step; r >= 0 && r < this.grid.length; r += step) {
-      const over = this.grid[r].find((p) => distance(p) === 0);
+    for (let k = r + step; k >= 0 && k < rows.length; k += step) {
+      const over = rows[k].find((p) => distance(p) === 0);
       if (over) return over;
     }
-    const next = this.grid[at.r + step];
+    const next = rows[r + step];
     if (!next) return null;
     return next.reduce((a, b) => (distance(b) < distance(a) ? b : a));
   }
