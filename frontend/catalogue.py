@@ -138,6 +138,16 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "hint_undo": _("No win from here: undo {n} moves."),
         "hint_undo_one": _("No win from here: undo the last move."),
         "hint_no_win": _("This deal cannot be won, not even from its start."),
+        # The search ran out of time here, but knows the game could still be won {n} moves ago.
+        "hint_unsure": plural_forms(
+            lambda n: ngettext(
+                "Not decided in time. The game could still be won {n} move ago: undo it to be "
+                "sure, or play on.",
+                "Not decided in time. The game could still be won {n} moves ago: undo them to be "
+                "sure, or play on.",
+                n,
+            )
+        ),
         "hint_timeout": _("No hint found in time. Try again after your next move."),
         "hint_throttled": _("Too many hints at once: wait a moment."),
         "hints_used": _("Hints"),

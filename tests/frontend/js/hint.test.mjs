@@ -19,6 +19,7 @@ useCatalogue({
   hint_undo: "No win from here: undo {n} moves.",
   hint_undo_one: "No win from here: undo the last move.",
   hint_no_win: "No win at all.",
+  hint_unsure: { one: "Unsure: winnable {n} move ago.", other: "Unsure: winnable {n} moves ago." },
   hint_timeout: "No hint in time.",
 });
 
@@ -36,5 +37,7 @@ test("a hint in words names the card, both piles, a foundation by suit, or the u
   assert.equal(hintText({ status: "undo", undo: 3 }), "No win from here: undo 3 moves.");
   assert.equal(hintText({ status: "undo", undo: 1 }), "No win from here: undo the last move.");
   assert.equal(hintText({ status: "no_win" }), "No win at all.");
+  assert.equal(hintText({ status: "unsure", undo: 1 }), "Unsure: winnable 1 move ago.");
+  assert.equal(hintText({ status: "unsure", undo: 4 }), "Unsure: winnable 4 moves ago.");
   assert.equal(hintText({ status: "timeout" }), "No hint in time.");
 });

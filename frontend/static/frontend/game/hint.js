@@ -27,6 +27,7 @@ export function hintText(answer) {
   }
   if (answer && answer.status === "undo") return t("hint_undo", { n: answer.undo });
   if (answer && answer.status === "no_win") return t("hint_no_win");
+  if (answer && answer.status === "unsure") return t("hint_unsure", { n: answer.undo });
   if (answer && answer.status === "won") return t("end_won");
   return t("hint_timeout");
 }
