@@ -53,10 +53,10 @@ def test_an_outage_is_logged_once_summed_up_and_its_end_logged(monkeypatch, capl
         ),
     ]
     assert held == [False, False, False, False]
-    wait_until(lambda: "still unreachable" in caplog.text, timeout=10, what="a summary")
+    wait_until(lambda: "Redis still unreachable" in caplog.text, timeout=10, what="a summary")
     restarted = RedisServer(redis.port).start()
     try:
-        wait_until(lambda: "reachable again" in caplog.text, timeout=10, what="the end")
+        wait_until(lambda: "Redis reachable again" in caplog.text, timeout=10, what="the end")
     finally:
         restarted.stop()
 
@@ -114,9 +114,9 @@ def test_a_database_outage_is_logged_once_summed_up_and_its_end_logged(monkeypat
         log_filter.filter(record("config.database.pool", "unreachable", exc=TimeoutError()))
     )
     assert held == [False] * 33 + [True]  # a plain timeout is not the database's
-    wait_until(lambda: "still unreachable" in caplog.text, timeout=10, what="a summary")
+    wait_until(lambda: "database still unreachable" in caplog.text, timeout=10, what="a summary")
     up["answers"] = True
-    wait_until(lambda: "reachable again" in caplog.text, timeout=10, what="the end")
+    wait_until(lambda: "database reachable again" in caplog.text, timeout=10, what="the end")
 
     lines = [r.getMessage() for r in caplog.records if r.name == "config.database"]
     assert lines[0].startswith("database unreachable (OperationalError")
