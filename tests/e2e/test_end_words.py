@@ -72,6 +72,13 @@ def test_every_end_panel_and_share_text_is_whole_sentences(
         assert_whole(panel, f"{language} play page, won")
         assert_whole(share, f"{language} play page's share, won")
         assert day in share
+        # On a phone the share text is in sight whole: its box is as tall as its lines.
+        page.set_viewport_size({"width": 390, "height": 844})
+        box = page.get_by_test_id("share-text")
+        expect(box).to_be_visible()
+        sizes = box.evaluate("(b) => [b.scrollHeight, b.clientHeight]")
+        assert sizes[0] <= sizes[1] + 1, f"{language}: the share text is cut off {sizes}"
+        page.set_viewport_size({"width": 1280, "height": 1000})
 
         # The play page, a resignation.
         page.goto(f"{live_server_url}/play/munger/{day}/")

@@ -428,6 +428,14 @@ export class Chrome {
     const text = this.shareText(s, seconds);
     const share = el("textarea", { className: "share-text", readonly: true, rows: "2", testid: "share-text", "aria-label": t("share_label") });
     share.value = text;
+    // The whole text in sight, however it wraps (a phone's narrow panel): the box grows to its
+    // words (field-sizing in game.css); where a browser lacks that, it is measured once drawn.
+    if (!(window.CSS && CSS.supports && CSS.supports("field-sizing", "content"))) {
+      requestAnimationFrame(() => {
+        share.style.height = "auto";
+        share.style.height = `${share.scrollHeight + share.offsetHeight - share.clientHeight}px`;
+      });
+    }
     // The browser's share sheet where it has one (phones), else the clipboard.
     const sheet = typeof navigator.share === "function";
     const copy = el("button", { type: "button", className: "btn btn-primary", testid: "share", text: t(sheet ? "share_native" : "share") });
