@@ -165,7 +165,7 @@ def test_the_end_of_a_past_days_game_challenges_a_friend_on_its_deal(
 
 
 def test_the_results_replay_each_finished_game_side_by_side(
-    browser, live_server_url, make_dailies, server_python
+    browser, live_server_url, make_dailies, server_python, screenshot
 ):
     day = make_dailies(back=5)["date"]
     certificate = server_python(CERTIFICATE_ON % ("masterpiece", day))
@@ -199,6 +199,7 @@ def test_the_results_replay_each_finished_game_side_by_side(
         theirs.get_by_test_id("replay-last").click()
         expect(theirs.get_by_test_id("replay-board")).to_have_attribute("data-step", "4")
         expect(theirs.get_by_test_id("replay-next")).to_be_disabled()
+        screenshot(alice, "race-replay.png")
 
         # Bob, still playing, sees Alice's result but no replay of it.
         expect(bob.get_by_test_id("racer").first).to_contain_text("resigned")
@@ -214,6 +215,7 @@ def test_the_results_replay_each_finished_game_side_by_side(
         for page in (alice, bob):
             expect(page.get_by_test_id("race-status")).to_have_text("The race is over.")
             expect(page.get_by_test_id("race-replay")).to_have_count(2)
+        screenshot(bob, "race-results.png")
         boxes = [bob.get_by_test_id("race-replay").nth(i).bounding_box() for i in range(2)]
         # Side by side: one left of the other, on the same band of the page.
         left, right = boxes
@@ -368,7 +370,7 @@ def test_cards_and_buttons_look_the_same_on_every_page_that_draws_them(
 
 @pytest.mark.parametrize("game", ["masterpiece", "munger"])
 def test_the_table_and_the_racers_are_in_sight_together(
-    browser, live_server_url, make_dailies, game
+    browser, live_server_url, make_dailies, game, screenshot
 ):
     day = make_dailies(back=8)["date"]
     problems: list[str] = []
@@ -395,6 +397,7 @@ def test_the_table_and_the_racers_are_in_sight_together(
                 # The racers' panel in sight beside the table, both at once.
                 racers = seen["racers"]
                 assert racers["top"] >= 0 and racers["bottom"] <= seen["h"], (game, seen)
+                screenshot(alice, f"race-{game}.png", full_page=False)
         assert problems == []
     finally:
         for context in contexts:
@@ -469,7 +472,7 @@ def test_a_held_win_is_listed_under_review_and_its_player_told_why_in_their_lang
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_lobby_says_who_is_ready_and_spaces_its_buttons(
-    browser, live_server_url, make_dailies, size
+    browser, live_server_url, make_dailies, size, screenshot
 ):
     day = make_dailies(back=3)["date"]
     problems: list[str] = []
@@ -494,6 +497,8 @@ def test_the_lobby_says_who_is_ready_and_spaces_its_buttons(
                 assert beside or below, (size, left, right)
         friend.get_by_test_id("race-ready").click()
         expect(maker.get_by_test_id("racer").nth(1)).to_contain_text(words["race_ready_mark"])
+        if size == "desktop":
+            screenshot(maker, "race-lobby.png")
         assert problems == []
     finally:
         for context in contexts:
