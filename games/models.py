@@ -29,6 +29,7 @@ from django.db.models import Q
 from games import clock, names
 from games.engine import GAMES, deals
 from games.prepared import PreparedRead, PreparedUpdate
+from infra.expressions import JSONAppend
 
 RULES_VERSION = 1
 DEAL_LENGTH = 52 * 3 - 1  # 52 two-character codes and 51 spaces
@@ -549,9 +550,32 @@ class Attempt(models.Model):
 
     def store(self) -> None:
         """Write this stored attempt's `PLAY_FIELDS`, as `save(update_fields=...)` does, with SQL
-        built once (`_PLAY_WRITE`): every move ends with it, the row locked since it was read
-        (`locked_for_play`), so nothing else of it can have changed meanwhile."""
+        built once (`_PLAY_WRITE`): a finish or a resignation ends with it, the row locked since
+        it was read (`locked_for_play`), so nothing else of it can have changed meanwhile."""
         _PLAY_WRITE.save(self)
+
+    #: What a move's write expects the row still to hold, as the move's position was read: the
+    #: history's length, and what anything else that writes an attempt changes (an end, an
+    #: admin's review or disqualification).
+    GUARD_FIELDS = ("next_seq", "status", "review", "disqualified")
+
+    def guard(self) -> dict[str, Any]:
+        """This attempt's `GUARD_FIELDS` as they stand now: taken before a move changes them."""
+        return {name: getattr(self, name) for name in self.GUARD_FIELDS}
+
+    def store_moves(self, added: int, guard: dict[str, Any]) -> bool:
+        """Append this attempt's last `added` moves (and their times) to its row and write its
+        other `PLAY_FIELDS`, in one statement, only where the row still holds `guard`
+        (`guard()` taken before the moves were made): False, and nothing written, when another
+        tab, a request or an admin changed it first. No lock is taken: the statement is the
+        check, so a move costs one round trip to the database."""
+        fields = {f: getattr(self, f) for f in self.PLAY_FIELDS if f not in _APPENDED}
+        written = Attempt.objects.filter(pk=self.pk, **guard).update(
+            moves=JSONAppend("moves", self.moves[-added:]),
+            move_times=JSONAppend("move_times", self.move_times[-added:]),
+            **fields,
+        )
+        return written == 1
 
     @property
     def is_on_board(self) -> bool:
@@ -760,7 +784,10 @@ _SHOWN_READ: PreparedRead[Attempt] = PreparedRead(
     lambda pk: Attempt.objects.select_related("daily__deal").filter(pk=pk), slots=(-4244,)
 )
 
-#: The write of every move: the attempt's fields that play changes.
+#: The fields a move appends to rather than writes whole (`Attempt.store_moves`).
+_APPENDED = ("moves", "move_times")
+
+#: The write of a finish or a resignation: the attempt's fields that play changes.
 _PLAY_WRITE: PreparedUpdate[Attempt] = PreparedUpdate(Attempt, fields=Attempt.PLAY_FIELDS)
 
 

@@ -53,6 +53,7 @@ from games.api.throttles import scope_wait, scope_wait_async
 from games.errors import REDIS_ERRORS, ServiceError
 from games.identity import player_for
 from games.models import Attempt, Player
+from games.state import attempt_state, position
 from infra import metrics
 from realtime import pushes
 from realtime.sockets import (
@@ -96,16 +97,24 @@ def _serves(scope: dict[str, Any], player_id: int) -> bool:
 
 
 @database_sync_to_async
-def _state(attempt_id: int) -> dict[str, Any]:
+def _state(attempt_id: int, kept: services.KeptGame) -> dict[str, Any]:
+    """The attempt's state as it stands, its position kept for the socket's next move."""
     attempt = Attempt.objects.shown(attempt_id)
     if attempt is None:
         raise Attempt.DoesNotExist(f"attempt {attempt_id} is not there")
-    return pushes.state_json(attempt)
+    game = position(attempt)
+    kept.keep(attempt, game)
+    return pushes.render(attempt_state(attempt, game))
 
 
 @database_sync_to_async
 def _act(
-    kind: str, attempt_id: int, player: Player, message: dict[str, Any], channel: str
+    kind: str,
+    attempt_id: int,
+    player: Player,
+    message: dict[str, Any],
+    channel: str,
+    kept: services.KeptGame,
 ) -> dict[str, Any]:
     # `origin`: the push after commit skips this socket, which answers itself. The message's
     # fields go to the services as they came: each checks its input and refuses bad input.
@@ -118,6 +127,7 @@ def _act(
             seq=seq,
             move=move,
             origin=channel,
+            kept=kept,
         )
     elif kind == "finish":
         state = services.attempt_finish(
@@ -153,10 +163,14 @@ class PlayConsumer(JsonSocket):
     player_group: str | None = None
     sent: tuple[int, str] = (-1, "")
     registered_at = 0.0  # monotonic time of the last registration in the attempt's tabs
+    #: The attempt and its position as this socket last read or wrote them: a move then
+    #: costs one write (`services.attempt_play`).
+    kept: services.KeptGame
     address = ""  # the client's, as games/addresses.py trusts it
 
     async def connect(self) -> None:
         self.attempt_id = int(self.scope["url_route"]["kwargs"]["attempt_id"])
+        self.kept = services.KeptGame()
         player, refusal = await _connect(self.scope, self.attempt_id)
         if refusal:
             await self.refuse(refusal)
@@ -184,7 +198,7 @@ class PlayConsumer(JsonSocket):
             return
         await self.accept()
         await self.start_watchdog()
-        await self.send_state(await _state(self.attempt_id))
+        await self.send_state(await _state(self.attempt_id, self.kept))
 
     async def on_ping(self) -> None:
         """A socket whose player signed out closes (in case the signal was lost); one open
@@ -257,10 +271,12 @@ class PlayConsumer(JsonSocket):
             )
             return
         if kind == "resync":
-            await self.send_state(await _state(self.attempt_id))
+            await self.send_state(await _state(self.attempt_id, self.kept))
             return
         try:
-            state = await _act(kind, self.attempt_id, self.player, message, self.channel_name)
+            state = await _act(
+                kind, self.attempt_id, self.player, message, self.channel_name, self.kept
+            )
         except ServiceError as exc:
             await self.send_json(
                 error_message(exc.code, exc.detail, seq=message.get("seq"), **exc.extra)

@@ -12,7 +12,7 @@ from django.db import IntegrityError, connection, transaction
 
 from games import clock, errors, fairplay, signals
 from games.addresses import address_or_none, network56_of, network_of
-from games.engine import MalformedError, game_class, replay
+from games.engine import Game, MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
 from games.engine.moves import UNDO_TEXT
@@ -301,55 +301,152 @@ def _record(attempt: Attempt, token: str, now: dt.datetime) -> None:
     attempt.last_move_at = now
 
 
+class KeptGame:
+    """An attempt and its position, kept between moves by whoever plays it over and over (a play
+    socket): a move then needs no read, only its write (`Attempt.store_moves`), whose guard
+    finds out when anything else changed the attempt meanwhile (another tab, a request, an
+    admin); the move is then played again from the row as it stands. Empty until the first
+    state is shown or move played; emptied by anything that goes wrong."""
+
+    __slots__ = ("attempt", "game")
+
+    def __init__(self) -> None:
+        self.attempt: Attempt | None = None
+        self.game: Game | None = None
+
+    def keep(self, attempt: Attempt, game: Game) -> None:
+        self.attempt, self.game = attempt, game
+
+    def take(self, attempt_id: int, player: Player) -> tuple[Attempt, Game] | None:
+        """The kept attempt and position when they are `attempt_id`'s, emptied meanwhile: given
+        back by `keep` once a move is stored, so an error leaves nothing half-played here."""
+        attempt, game = self.attempt, self.game
+        self.attempt = self.game = None
+        if attempt is None or game is None or attempt.pk != attempt_id:
+            return None
+        if attempt.player_id != player.pk:
+            return None
+        return attempt, game
+
+
+class _Moved(Exception):
+    """The attempt changed since it was read: the move's guarded write stored nothing."""
+
+
+#: How many times a move is played again from a fresh read when another writer changed the
+#: attempt first (two tabs racing over the same moves settle in one or two).
+PLAY_TRIES = 5
+
+
 @counts_refused_moves(errors.ServiceError)
 def attempt_play(
-    *, attempt_id: int, player: Player, seq: int, move: str, origin: str | None = None
+    *,
+    attempt_id: int,
+    player: Player,
+    seq: int,
+    move: str,
+    origin: str | None = None,
+    kept: KeptGame | None = None,
 ) -> AttemptState:
-    """Check one move against the authoritative position and store it, in one transaction.
+    """Check one move against the authoritative position and store it.
 
     `seq` is the move's index in the history. Sending a stored `seq` again with the same move
     answers as the first time and stores nothing; any other `seq` is refused with the one
     expected. A finished attempt takes no more moves. A win ends the attempt; a position with
     no card move does not (the state says `blocked`: undo or resign). `origin` says who asked
     (games/signals.py): it rides along with the signals.
+
+    No lock is taken: the attempt is read (or taken from `kept`, where the caller keeps it
+    between moves), the move checked, and one guarded statement appends it
+    (`Attempt.store_moves`); when another writer came first, the move is played again from
+    the row as it now stands, so two tabs never both store the same `seq`. A move costs one
+    round trip to the database with `kept`, two without. A winning move, which also verifies,
+    judges and may lower the deal's par, is one transaction.
     """
     _check_move_input(seq, move)
-    with transaction.atomic():
-        attempt = _attempt_locked(attempt_id, player)
-        if seq < attempt.next_seq:
-            if attempt.moves[seq] != move:
-                raise Conflict(
-                    f"Move {seq} was {attempt.moves[seq]}, not {move}.",
-                    code="seq_taken",
-                    expected_seq=attempt.next_seq,
-                )
-            return _answer_again(attempt, seq)
-        _check_ranked_open(attempt)
-        _check_practice_open(attempt)
-        _check_next(attempt, seq)
-        game = position(attempt)
+    for _ in range(PLAY_TRIES):
+        found = kept.take(attempt_id, player) if kept is not None else None
+        if found is None:
+            attempt, game = _attempt_read(attempt_id, player), None
+        else:
+            attempt, game = found
         try:
-            cards = game.push(move)
-        except MalformedError as exc:
-            raise Malformed(
-                f"{move!r} is not a move: {exc.reason}", code="malformed_move"
-            ) from None
-        except IllegalMoveError as exc:
-            raise IllegalMove(
-                f"{move} is not allowed here: {exc.reason}",
-                reason=exc.code,
-                facts=exc.facts,
-                legal=[m.text for m in game.legal_moves()],
-            ) from None
-        now = clock.now()
-        _record(attempt, move, now)
-        attempt.foundation_cards = game.foundation_cards
-        _end_if_won(attempt, game, now)
-        _judge(attempt)
-        attempt.store()
-        state = attempt_state(attempt, game, revealed=_codes(cards))
-        _announce_move(attempt, state.revealed, origin, state.view["foundations"])
+            state, game = _play_once(attempt, game, seq, move, origin)
+        except _Moved:
+            continue
+        except errors.ServiceError:
+            if found is not None:
+                continue  # refused by a kept copy, maybe stale: judged again on the row
+            raise
+        if kept is not None and game is not None:
+            kept.keep(attempt, game)
         return state
+    raise Conflict(
+        "This attempt is being changed from elsewhere; try again.",
+        code="seq_taken",
+        expected_seq=_attempt_read(attempt_id, player).next_seq,
+    )
+
+
+def _attempt_read(attempt_id: int, player: Player) -> Attempt:
+    """The attempt as it stands, with its daily and deal, unlocked; 404 when unknown or
+    someone else's."""
+    attempt = Attempt.objects.shown(attempt_id)
+    if attempt is None or attempt.player_id != player.pk:
+        raise attempt_not_found()
+    return attempt
+
+
+def _play_once(
+    attempt: Attempt, game: Game | None, seq: int, move: str, origin: str | None
+) -> tuple[AttemptState, Game | None]:
+    """`attempt_play` on one read of the attempt (`game`: its position, when kept): the state,
+    and the position to keep. Raises `_Moved` when the write finds the attempt changed."""
+    if seq < attempt.next_seq:
+        if attempt.moves[seq] != move:
+            raise Conflict(
+                f"Move {seq} was {attempt.moves[seq]}, not {move}.",
+                code="seq_taken",
+                expected_seq=attempt.next_seq,
+            )
+        return _answer_again(attempt, seq), game
+    _check_ranked_open(attempt)
+    _check_practice_open(attempt)
+    _check_next(attempt, seq)
+    game = game if game is not None else position(attempt)
+    try:
+        cards = game.push(move)
+    except MalformedError as exc:
+        raise Malformed(f"{move!r} is not a move: {exc.reason}", code="malformed_move") from None
+    except IllegalMoveError as exc:
+        raise IllegalMove(
+            f"{move} is not allowed here: {exc.reason}",
+            reason=exc.code,
+            facts=exc.facts,
+            legal=[m.text for m in game.legal_moves()],
+        ) from None
+    guard = attempt.guard()
+    now = clock.now()
+    _record(attempt, move, now)
+    attempt.foundation_cards = game.foundation_cards
+    if game.is_won():
+        with transaction.atomic():
+            if attempt.daily is not None:  # the par as it stands now: it judges the win
+                attempt.daily.deal.refresh_from_db()
+            _end_if_won(attempt, game, now)
+            _judge(attempt)
+            _store_moves(attempt, 1, guard)
+    else:
+        _judge(attempt)
+        _store_moves(attempt, 1, guard)
+    state = attempt_state(attempt, game, revealed=_codes(cards))
+    _announce_move(attempt, state.revealed, origin, state.view["foundations"])
+    return state, game
+
+
+def _store_moves(attempt: Attempt, added: int, guard: dict[str, Any]) -> None:
+    if not attempt.store_moves(added, guard):
+        raise _Moved
 
 
 def _check_next(attempt: Attempt, seq: int) -> None:

@@ -468,3 +468,86 @@ async def test_hints_on_the_socket_are_throttled_as_over_rest(settings):
     assert second["type"] == "error" and second["code"] == "throttled"
     assert second["retry_after"] >= 1
     await close_all(tab)
+
+
+# -- a socket keeps its attempt between moves: what another writer changed is never lost ----
+
+
+async def first_state(*tabs) -> None:
+    for tab in tabs:
+        assert (await tab.connect())[0]
+        assert (await receive(tab))["type"] == "state"
+
+
+async def test_a_tab_left_behind_by_another_plays_on_from_the_attempt_as_it_stands():
+    """The second tab kept the attempt as it was before the first tab's move: its next move
+    (legal only after that one) is checked against the stored position, not its copy."""
+    daily, attempt, token = await alice_playing()
+    line = daily.deal.certificate
+    tab, second = (socket(f"/ws/play/{attempt.pk}/", token) for _ in range(2))
+    await first_state(tab, second)
+
+    await tab.send_json_to({"type": "move", "seq": 0, "move": line[0]})
+    assert (await receive(tab))["state"]["seq"] == 1
+    await second.send_json_to({"type": "move", "seq": 1, "move": line[1]})
+    answers = [await receive(second), await receive(second)]  # the push, then its answer
+
+    assert [a["state"]["seq"] for a in answers] == [1, 2], answers
+    assert await stored(attempt.pk) == (line[:2], 2)
+    await close_all(tab, second)
+
+
+async def test_two_tabs_playing_the_same_seq_store_one_move():
+    daily, attempt, token = await alice_playing()
+    tab, second = (socket(f"/ws/play/{attempt.pk}/", token) for _ in range(2))
+    await first_state(tab, second)
+    legal = (await rest_state(token, attempt.pk))["legal"]
+    one, other = legal[0], legal[1]
+
+    await tab.send_json_to({"type": "move", "seq": 0, "move": one})
+    await second.send_json_to({"type": "move", "seq": 0, "move": other})
+    answer = await receive(tab)
+    heard = [await receive(second), await receive(second)]  # a push and a refusal, any order
+
+    assert answer["type"] == "state" and answer["state"]["seq"] == 1
+    refusal = next(h for h in heard if h["type"] == "error")
+    assert refusal["code"] == "seq_taken" and refusal["expected_seq"] == 1
+    assert await stored(attempt.pk) == ([one], 1)
+    await close_all(tab, second)
+
+
+@database_sync_to_async
+def approve_after_a_hold(attempt_id: int) -> None:
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    Attempt.objects.filter(pk=attempt_id).update(
+        review=Attempt.Review.HELD, held_reasons=[{"rule": "too_fast", "detail": "test"}]
+    )
+    admin = get_user_model().objects.create_user("admin", is_staff=True)
+    services.attempt_review_approve(attempt=Attempt.objects.get(pk=attempt_id), by=admin)
+
+
+@database_sync_to_async
+def review_of(attempt_id: int) -> str:
+    return Attempt.objects.get(pk=attempt_id).review
+
+
+async def test_an_admins_decision_made_between_two_moves_stays():
+    """The socket read the attempt before an admin decided on it; its next move writes what
+    the move changes, and the decision stays as the admin made it."""
+    daily, attempt, token = await alice_playing()
+    line = daily.deal.certificate
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await first_state(tab)
+    await tab.send_json_to({"type": "move", "seq": 0, "move": line[0]})
+    assert (await receive(tab))["state"]["seq"] == 1
+
+    await approve_after_a_hold(attempt.pk)
+    await tab.send_json_to({"type": "move", "seq": 1, "move": line[1]})
+
+    assert (await receive(tab))["state"]["seq"] == 2
+    assert await review_of(attempt.pk) == Attempt.Review.APPROVED
+    assert await stored(attempt.pk) == (line[:2], 2)
+    await close_all(tab)
