@@ -12,6 +12,7 @@ writes.
 
 from __future__ import annotations
 
+import ast
 import copy
 import json
 import re
@@ -24,9 +25,24 @@ import pytest
 import yaml  # type: ignore[import-untyped]
 
 from config import health
-from config.gunicorn import METRICS_DIR
 from config.serving import GRACEFUL_SECONDS
 from tests.deploy.test_compose import option
+
+
+def _metrics_dir() -> str:
+    """config/gunicorn.py's `METRICS_DIR`, read from its source: importing the module sets
+    PROMETHEUS_MULTIPROC_DIR in this process, which every subprocess a later test starts
+    would inherit."""
+    tree = ast.parse((Path(__file__).resolve().parents[2] / "config/gunicorn.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [
+            t.id for t in node.targets if isinstance(t, ast.Name)
+        ] == ["METRICS_DIR"]:
+            return str(ast.literal_eval(node.value))
+    raise AssertionError("config/gunicorn.py names no METRICS_DIR")
+
+
+METRICS_DIR = _metrics_dir()
 
 REPO = Path(__file__).resolve().parents[2]
 KUBERNETES = REPO / "deploy/kubernetes"
