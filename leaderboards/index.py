@@ -27,8 +27,10 @@ Without `REDIS_URL` (the embedded default) there is no index at all.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -38,6 +40,7 @@ import redis
 from django.conf import settings
 
 from games import errors, redis_client
+from games.loop_task import LoopTask
 from games.models import Standing
 from leaderboards import board, ranking
 
@@ -184,18 +187,100 @@ def attempt_update(*, attempt_id: int, daily_id: int, standing: Standing | None 
     """Put one attempt where it now belongs in its daily's index (or take it off the board).
     `standing`, when given, is the attempt's as just committed (then nothing is read from the
     database). A missing index is left missing. False when Redis could not be reached."""
+    return attempts_update({attempt_id: (daily_id, standing)})
+
+
+def attempts_update(updates: Mapping[int, tuple[int, Standing | None]]) -> bool:
+    """`attempt_update` of each attempt id -> (daily id, standing), in one round trip to Redis
+    (a pipeline of the script's calls by its digest; loaded first where Redis lacks it)."""
 
     def update(conn: redis.Redis) -> bool:
-        entry = _board_entry(attempt_id, daily_id, standing)
-        args: list[Any] = [TTL_SECONDS, attempt_id]
-        if entry is not None:
-            e, moves, cards, finished = entry
-            args += [ranking.score(e), ranking.member(e), moves, cards, finished]
-        k = keys(daily_id)
-        _script(conn)[0](keys=[k.board, k.rows, k.meta], args=args)
+        upsert = _script(conn)[0]
+        calls = []
+        for attempt_id, (daily_id, standing) in updates.items():
+            entry = _board_entry(attempt_id, daily_id, standing)
+            args: list[Any] = [TTL_SECONDS, attempt_id]
+            if entry is not None:
+                e, moves, cards, finished = entry
+                args += [ranking.score(e), ranking.member(e), moves, cards, finished]
+            k = keys(daily_id)
+            calls.append((k.board, k.rows, k.meta, *args))
+        for _ in range(2):
+            with conn.pipeline(transaction=False) as pipe:
+                for call in calls:
+                    pipe.evalsha(upsert.sha, 3, *call)
+                results = pipe.execute(raise_on_error=False)
+            if not any(isinstance(r, redis.exceptions.NoScriptError) for r in results):
+                break
+            conn.script_load(UPSERT)  # a Redis restarted or flushed since: once, then again
+        failed = next((r for r in results if isinstance(r, Exception)), None)
+        if failed is not None:
+            raise failed
         return True
 
+    if not updates:
+        return True
     return _guarded(False, update)
+
+
+# -- updates sent together ---------------------------------------------------------------------
+
+#: The updates noted and not yet sent, attempt id -> (daily id, standing): the newest of each
+#: attempt. `_sending` orders the batches: one noted later is never sent before an earlier one.
+_noted: dict[int, tuple[int, Standing | None]] = {}
+_noted_lock = threading.Lock()
+_sending = threading.Lock()
+
+
+def attempt_note(*, attempt_id: int, daily_id: int, standing: Standing | None = None) -> None:
+    """Note an `attempt_update` to send with the others (`send_noted`, `send_soon`)."""
+    if not _url():
+        return
+    with _noted_lock:
+        _noted[attempt_id] = (daily_id, standing)
+
+
+def send_noted() -> bool:
+    """Send every update noted so far, in one round trip; False when Redis could not be
+    reached (the index is then left to its readers' rebuild, as for any lost update)."""
+    with _sending:
+        with _noted_lock:
+            taken = dict(_noted)
+            _noted.clear()
+        return attempts_update(taken)
+
+
+def send_soon() -> None:
+    """Have this process's sender send the updates noted, with those noted meanwhile by
+    other requests and sockets (a busy process sends many in one round trip); where no sender
+    runs (a worker, a command, a test without one), send them now."""
+    if not sender.hand(asyncio.Event.set):
+        send_noted()
+
+
+#: How long the sender lets updates gather after the first one is noted: the moves of a busy
+#: process share a round trip, and a board read meanwhile finds the index behind the database
+#: for less than its look again (`RECHECK_SECONDS`) lasts.
+SEND_WINDOW_SECONDS = 0.02
+
+
+async def _send_forever(wake: asyncio.Event) -> None:
+    while True:
+        await wake.wait()
+        await asyncio.sleep(SEND_WINDOW_SECONDS)
+        wake.clear()
+        await asyncio.to_thread(send_noted)
+
+
+async def _send_rest(_: asyncio.Event) -> None:
+    await asyncio.to_thread(send_noted)
+
+
+#: This process's sender of noted updates: one task of the server's event loop, from its start
+#: to its stop (realtime/lifespan.py), which sends what is left as it stops.
+sender: LoopTask[asyncio.Event] = LoopTask(
+    "board index sender", asyncio.Event, _send_forever, drain=_send_rest, drain_seconds=5.0
+)
 
 
 def _board_entry(

@@ -1,8 +1,10 @@
 """The leaderboards' listeners of the games signals (connected by `apps.ready`).
 
-Each keeps the Redis index of the attempt's daily in step (`index.attempt_update`); practice
-(no daily) is ignored. The signals come after commit, so the database holds the change; a
-lost update is harmless, as the next reader finds the index stale and rebuilds it.
+Each keeps the Redis index of the attempt's daily in step (`index.attempt_note`, sent by
+`index.send_noted`: a move's by the process's sender, with the others of the moment, anything
+else at once); practice (no daily) is ignored. The signals come after commit, so the database
+holds the change; a lost update is harmless, as the next reader finds the index stale and
+rebuilds it.
 
 Once the index holds a change of play or standing, `leaderboards.signals.board_changed` says
 so (whether or not Redis could be reached: the database holds the board either way), so that
@@ -30,14 +32,24 @@ from leaderboards.signals import board_changed
 PERFECTION_TOP = 100
 
 
-def _update(attempt_id: int, daily_id: int | None, standing: Standing | None = None) -> None:
-    """`standing`, when the signal carries it, is the attempt's as committed (no re-read)."""
+def _update(
+    attempt_id: int, daily_id: int | None, standing: Standing | None = None, *, soon: bool = False
+) -> None:
+    """`standing`, when the signal carries it, is the attempt's as committed (no re-read).
+    `soon`: a move's, sent by the process's sender with the others noted meanwhile (the move
+    does not wait for it); anything else is sent at once, with whatever was noted before it."""
     if daily_id is not None:
-        index.attempt_update(attempt_id=attempt_id, daily_id=daily_id, standing=standing)
+        index.attempt_note(attempt_id=attempt_id, daily_id=daily_id, standing=standing)
+        if soon:
+            index.send_soon()
+        else:
+            index.send_noted()
 
 
-def _update_and_tell(attempt_id: int, daily_id: int | None, standing: Standing | None) -> None:
-    _update(attempt_id, daily_id, standing)
+def _update_and_tell(
+    attempt_id: int, daily_id: int | None, standing: Standing | None, *, soon: bool = False
+) -> None:
+    _update(attempt_id, daily_id, standing, soon=soon)
     if daily_id is not None:
         signals.send_now(board_changed, daily_id=daily_id, attempt_id=attempt_id)
 
@@ -53,7 +65,7 @@ def on_attempt_started(
 def on_move_played(
     sender: Any, attempt_id: int, daily_id: int | None, standing: Standing | None = None, **_: Any
 ) -> None:
-    _update_and_tell(attempt_id, daily_id, standing)
+    _update_and_tell(attempt_id, daily_id, standing, soon=True)
 
 
 @receiver(signals.attempt_finished, dispatch_uid="leaderboards.attempt_finished")

@@ -306,7 +306,11 @@ async def _flush_forever(wake: asyncio.Event) -> None:
 
 
 async def flush_once() -> int:
-    """Send one event per changed daily; returns how many were sent."""
+    """Send one event per changed daily; returns how many were sent. The boards' index gets
+    the updates this process noted first, so that the events read it with them."""
+    from leaderboards import index
+
+    await asyncio.to_thread(index.send_noted)
     claimed = await asyncio.to_thread(store().claim_all)
     layer = get_channel_layer()
     sent = 0

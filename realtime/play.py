@@ -166,11 +166,16 @@ class PlayConsumer(JsonSocket):
     #: The attempt and its position as this socket last read or wrote them: a move then
     #: costs one write (`services.attempt_play`).
     kept: services.KeptGame
+    #: The attempt's other play sockets, as they announced themselves on its group: a state
+    #: this socket makes is pushed to them by this socket, only when there is one.
+    others: set[str]
+    last_state: dict[str, Any] | None = None  # the newest state this socket sent
     address = ""  # the client's, as games/addresses.py trusts it
 
     async def connect(self) -> None:
         self.attempt_id = int(self.scope["url_route"]["kwargs"]["attempt_id"])
         self.kept = services.KeptGame()
+        self.others = set()
         player, refusal = await _connect(self.scope, self.attempt_id)
         if refusal:
             await self.refuse(refusal)
@@ -196,6 +201,9 @@ class PlayConsumer(JsonSocket):
             await self.leave_groups()
             await self.refuse(CLOSE_UNAVAILABLE)
             return
+        # The other tabs learn of this one and answer with the newest state they sent: a move
+        # one of them made before it heard of this tab reaches it that way.
+        await pushes.group_send_async(group, {"type": "tab.opened", "channel": self.channel_name})
         await self.accept()
         await self.start_watchdog()
         await self.send_state(await _state(self.attempt_id, self.kept))
@@ -214,8 +222,12 @@ class PlayConsumer(JsonSocket):
         self.registered_at = time.monotonic()
         try:
             await asyncio.to_thread(pushes.tab_opened, self.attempt_id, self.channel_name)
+            members = await asyncio.to_thread(pushes.tabs().members, self.attempt_id)
         except REDIS_ERRORS as exc:  # tried again at a later ping
             logger.warning("play socket registration not refreshed: %r", exc)
+            return
+        # Tabs of a process that died never said goodbye: the registry has expired them.
+        self.others = members - {self.channel_name}
 
     async def player_revoked(self, event: dict[str, Any]) -> None:
         """Some cookie token of the player was revoked: close unless this socket's own
@@ -234,13 +246,37 @@ class PlayConsumer(JsonSocket):
             group, self.player_group = self.player_group, None
             await self.leave_group(group)
         if self.group is not None:
+            await pushes.group_send_async(
+                self.group, {"type": "tab.closed", "channel": self.channel_name}
+            )
             await self.leave_group(self.group)
             await asyncio.to_thread(pushes.tab_closed, self.attempt_id, self.channel_name)
             self.group = None
 
     async def send_state(self, state: dict[str, Any]) -> None:
         self.sent = max(self.sent, (int(state["version"]), str(state["status"])))
+        self.last_state = state
         await self.send_json({"type": "state", "state": state})
+
+    async def tab_opened(self, event: dict[str, Any]) -> None:
+        """Another socket of the attempt opened: it hears this socket's moves from now on, and
+        gets the newest state this socket sent (it ignores one it has already)."""
+        channel = str(event["channel"])
+        if channel == self.channel_name or self.refused:
+            return
+        self.others.add(channel)
+        await pushes.send_async(
+            channel, {"type": "tab.here", "channel": self.channel_name, "state": self.last_state}
+        )
+
+    async def tab_here(self, event: dict[str, Any]) -> None:
+        """A socket that was open before this one: it hears this socket's moves."""
+        self.others.add(str(event["channel"]))
+        if event.get("state") is not None:
+            await self.attempt_state(event)
+
+    async def tab_closed(self, event: dict[str, Any]) -> None:
+        self.others.discard(str(event["channel"]))
 
     async def on_message(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -283,6 +319,8 @@ class PlayConsumer(JsonSocket):
             )
             return
         await self.send_state(state)
+        if self.others and self.group is not None and not state.get("replayed"):
+            await pushes.group_send_async(self.group, {"type": "attempt.state", "state": state})
 
     async def attempt_state(self, event: dict[str, Any]) -> None:
         """A new state from the group: sent on unless this socket has sent it already."""

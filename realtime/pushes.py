@@ -6,14 +6,20 @@ which every play socket of that attempt joins. The state is read afresh and rend
 REST API renders a move's answer. A channel layer that is down (Redis) costs the live update,
 never the move: the error is logged and play goes on.
 
-The push goes out only when a socket other than the one that made the move listens: each play
-socket registers itself under its attempt (`tab_opened`, `tab_closed`; a Redis set shared by the
-server processes, or this process's memory without Redis), and a socket passes its channel name
-as the `origin` of the services it calls, which the signals carry. Most moves are made by the
-one tab open on the attempt, and the group message back to that same tab was a good part of a
-move's work. A set that cannot be read counts as "someone else may listen": the push goes out. A
-set not touched for `TABS_SECONDS` expires (a process that died cannot remove its sockets); an
-open socket registers again at a heartbeat every `TABS_REFRESH_SECONDS`.
+The push goes out only when a socket other than the one that made the move listens. A socket
+passes its channel name as the `origin` of the services it calls, which the signals carry, and
+pushes its own new states: it holds them rendered, and knows its attempt's other tabs from the
+group itself (each announces its opening and closing there, and the tabs already open answer,
+with the last state they sent: realtime/play.py). So a socket's move costs no read of a registry
+and no read of the attempt, and the one tab open on an attempt (most moves) sends nothing.
+
+For a change made elsewhere (a REST move, a finish or resignation over REST), the signal's
+listener asks a registry: each play socket registers itself under its attempt (`tab_opened`,
+`tab_closed`; a Redis set shared by the server processes, or this process's memory without
+Redis). A set that cannot be read counts as "someone else may listen": the push goes out. A set
+not touched for `TABS_SECONDS` expires (a process that died cannot remove its sockets); an open
+socket registers again at a heartbeat every `TABS_REFRESH_SECONDS`, and then takes its list of
+other tabs from it too.
 """
 
 from __future__ import annotations
@@ -52,22 +58,35 @@ def render(state: AttemptState) -> dict[str, Any]:
     return render_state(state, answer=True)
 
 
-def state_json(attempt: Attempt) -> dict[str, Any]:
-    """An attempt's current state, rendered."""
-    return render(attempt_state(attempt))
-
-
 def group_send(group: str, message: dict[str, Any]) -> bool:
     """Send to a group from sync code; False (logged) when the channel layer fails."""
+    return bool(async_to_sync(group_send_async)(group, message))
+
+
+async def group_send_async(group: str, message: dict[str, Any]) -> bool:
+    """`group_send` from the event loop."""
     layer = get_channel_layer()
     if layer is None:
         return False
     try:
-        async_to_sync(layer.group_send)(group, message)
+        await layer.group_send(group, message)
     except Exception:  # a channel layer that is down must not fail the move behind it
         logger.warning(
             "live update to %s not sent: channel layer unavailable", group, exc_info=True
         )
+        return False
+    return True
+
+
+async def send_async(channel: str, message: dict[str, Any]) -> bool:
+    """Send to one channel from the event loop; False (logged) when the layer fails."""
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        await layer.send(channel, message)
+    except Exception:
+        logger.warning("live message to one socket not sent: channel layer unavailable")
         return False
     return True
 
@@ -204,8 +223,10 @@ def push_state(
     **kwargs: Any,
 ) -> None:
     """Listener of `move_played` and `attempt_finished`: push the committed state (read now,
-    with the cards the move revealed), only when a socket other than `origin` listens."""
-    if not others_listen(attempt_id, origin):
+    with the cards the move revealed), only when a socket listens. A change a socket made
+    (`origin`) is pushed by that socket itself, which holds the state and knows its attempt's
+    other tabs (realtime/play.py): nothing is read or sent here for it."""
+    if origin is not None or not others_listen(attempt_id, origin):
         return
     attempt = Attempt.objects.shown(attempt_id)
     if attempt is None:
