@@ -131,12 +131,15 @@ def _server_env(database: Path, port: int) -> dict[str, str]:
         # Names of its own in the shared Redis: its database's ids repeat those of the other
         # workers' servers, and an attempt's socket group is named by its id.
         env["REDIS_KEY_PREFIX"] = f"test-e2e-{uuid.uuid4().hex[:12]}"
-    # Every test browser comes from 127.0.0.1: creating guests and accounts, and ranked starts
-    # of a daily, are throttled per address, which the tests would otherwise share (with
-    # Redis, across runs too).
+    # Every test browser comes from 127.0.0.1: creating guests and accounts, starting games
+    # and ranked starts of a daily are throttled per address, which the tests would otherwise
+    # share (with Redis, across runs too): a test that plays twenty deals takes a minute's
+    # starts from the next one.
     for scope in (
         "GUESTS_IP",
         "GUESTS_NET",
+        "STARTS_IP",
+        "STARTS_NET",
         "ACCOUNTS_IP",
         "ACCOUNTS_NET",
         "RANKED_IP",

@@ -285,7 +285,11 @@ def start(pages: list[Any]) -> None:
     for page in [*pages[1:], pages[0]]:
         page.get_by_test_id("race-ready").click()
     for page in pages:
-        expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+        try:
+            expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+        except AssertionError as exc:  # what the table said instead (a refusal, an error)
+            said = page.get_by_test_id("status").all_inner_texts()
+            raise AssertionError(f"{exc}\nthe table said: {said}") from None
 
 
 def resign(page: Any, url: str) -> None:
