@@ -22,7 +22,9 @@ def certified_deal(
 ) -> Deal:
     """A deal solved for real (short par search), approved unless told otherwise."""
     if seed is None:
-        used = set(Deal.objects.filter(game=game).values_list("seed", flat=True))
+        # A seed shuffles the same deck in every game: one used by either game's deal would
+        # show a running daily's cards (and be refused for practice and races).
+        used = set(Deal.objects.values_list("seed", flat=True))
         seed = next(s for s in SOLVABLE_SEEDS[game] if str(s) not in used)
     deal = services.deal_create(game=game, seed=seed)
     result = solve(game, deal.deal_string, time_limit=10, par_time=0.05)
