@@ -367,6 +367,8 @@ def test_a_game_left_for_ten_minutes_says_left_and_is_not_playing_now(
         expect(page.locator("#live-state")).to_have_attribute("data-state", "open")
         expect(result_of(page, gone)).to_have_text(re.compile(f"{left}$"))
         expect(result_of(page, here)).to_have_text(re.compile(f"{playing}$"))
+        # The count comes with the socket's first snapshot ("–" until then).
+        expect(page.locator("#playing-now")).to_have_text(re.compile(r"^\d+$"))
         before = int(page.locator("#playing-now").inner_text())
         assert before >= 1
 
