@@ -28,8 +28,7 @@ from django.db.models import Q
 
 from games import clock, names
 from games.engine import GAMES, deals
-from games.prepared import PreparedRead, PreparedUpdate
-from infra.expressions import JSONAppend
+from games.prepared import PreparedAppend, PreparedRead, PreparedUpdate
 
 RULES_VERSION = 1
 DEAL_LENGTH = 52 * 3 - 1  # 52 two-character codes and 51 spaces
@@ -563,19 +562,13 @@ class Attempt(models.Model):
         """This attempt's `GUARD_FIELDS` as they stand now: taken before a move changes them."""
         return {name: getattr(self, name) for name in self.GUARD_FIELDS}
 
-    def store_moves(self, added: int, guard: dict[str, Any]) -> bool:
-        """Append this attempt's last `added` moves (and their times) to its row and write its
-        other `PLAY_FIELDS`, in one statement, only where the row still holds `guard`
-        (`guard()` taken before the moves were made): False, and nothing written, when another
-        tab, a request or an admin changed it first. No lock is taken: the statement is the
-        check, so a move costs one round trip to the database."""
-        fields = {f: getattr(self, f) for f in self.PLAY_FIELDS if f not in _APPENDED}
-        written = Attempt.objects.filter(pk=self.pk, **guard).update(
-            moves=JSONAppend("moves", self.moves[-added:]),
-            move_times=JSONAppend("move_times", self.move_times[-added:]),
-            **fields,
-        )
-        return written == 1
+    def store_move(self, guard: dict[str, Any]) -> bool:
+        """Append this attempt's last move (and its time) to its row and write its other
+        `PLAY_FIELDS`, in one statement, only where the row still holds `guard` (`guard()`
+        taken before the move was made): False, and nothing written, when another tab, a
+        request or an admin changed it first. No lock is taken: the statement is the check, so
+        a move costs one round trip to the database (`_MOVE_APPEND`, its SQL built once)."""
+        return _MOVE_APPEND.save(self, guard)
 
     @property
     def is_on_board(self) -> bool:
@@ -784,8 +777,15 @@ _SHOWN_READ: PreparedRead[Attempt] = PreparedRead(
     lambda pk: Attempt.objects.select_related("daily__deal").filter(pk=pk), slots=(-4244,)
 )
 
-#: The fields a move appends to rather than writes whole (`Attempt.store_moves`).
+#: The write of a move: the history appended to, the rest of the play fields written, where
+#: the row is still as the move found it (`Attempt.store_move`).
 _APPENDED = ("moves", "move_times")
+_MOVE_APPEND: PreparedAppend[Attempt] = PreparedAppend(
+    Attempt,
+    append=_APPENDED,
+    fields=tuple(f for f in Attempt.PLAY_FIELDS if f not in _APPENDED),
+    guard=Attempt.GUARD_FIELDS,
+)
 
 #: The write of a finish or a resignation: the attempt's fields that play changes.
 _PLAY_WRITE: PreparedUpdate[Attempt] = PreparedUpdate(Attempt, fields=Attempt.PLAY_FIELDS)

@@ -15,6 +15,7 @@ calling thread's own connection.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
@@ -270,6 +271,73 @@ class PreparedUpdate(Generic[M]):
             raise self.model.DoesNotExist(f"{self.model.__name__} {instance.pk} is not there")
         instance._state.adding = False
         instance._state.db = using
+
+
+class PreparedAppend(Generic[M]):
+    """`append.save(instance, guard)`: one UPDATE of an existing row that adds the last value
+    of each JSON array field of `append` to the stored array (the statement sends that value,
+    not the whole array), writes the fields of `fields` as `save(update_fields=...)` would, and
+    changes nothing unless the row still holds `guard` (field name -> value); True when it did.
+    The SQL is built once per database, with Django's public API (quoted names, each field's
+    `pre_save` and `get_db_prep_save`), and runs on the connection's usual cursor."""
+
+    def __init__(
+        self,
+        model: type[M],
+        *,
+        append: tuple[str, ...],
+        fields: tuple[str, ...],
+        guard: tuple[str, ...],
+    ) -> None:
+        self.model = model
+        self.append = _plain_fields(model, lambda f: f.name in append)
+        self.fields = _plain_fields(model, lambda f: f.name in fields)
+        self.guard = _plain_fields(model, lambda f: f.name in guard)
+        if [len(self.append), len(self.fields), len(self.guard)] != [
+            len(append),
+            len(fields),
+            len(guard),
+        ]:
+            raise ValueError(f"{model.__name__} lacks a concrete field of {append, fields, guard}")
+        self._sql: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def _build_sql(self, using: str) -> str:
+        connection = connections[using]
+        quote = connection.ops.quote_name
+        if connection.vendor == "postgresql":
+            add = "{column} = {column} || %s::jsonb"
+        elif connection.vendor == "sqlite":
+            add = "{column} = json_insert({column}, '$[#]', json(%s))"  # $[#]: past the end
+        else:
+            raise NotImplementedError(f"no JSON append for {connection.vendor}")
+        sets = [add.format(column=quote(f.column)) for f in self.append]
+        sets += [f"{quote(f.column)} = %s" for f in self.fields]
+        where = [f"{quote(self.model._meta.pk.column)} = %s"]
+        where += [f"{quote(f.column)} = %s" for f in self.guard]
+        table = quote(self.model._meta.db_table)
+        return f"UPDATE {table} SET {', '.join(sets)} WHERE {' AND '.join(where)}"
+
+    def save(self, instance: M, guard: dict[str, Any], *, using: str | None = None) -> bool:
+        using = using or instance._state.db or DEFAULT_DB_ALIAS
+        connection = connections[using]
+        vendor = connection.vendor
+        params: list[Any] = []
+        for field in self.append:
+            last = getattr(instance, field.attname)[-1]
+            params.append(json.dumps([last] if vendor == "postgresql" else last))
+        params += [
+            field.get_db_prep_save(field.pre_save(instance, False), connection=connection)
+            for field in self.fields
+        ]
+        params.append(instance.pk)
+        params += [
+            field.get_db_prep_save(guard[field.name], connection=connection) for field in self.guard
+        ]
+        sql = _built_once(self._sql, self._lock, using, lambda: self._build_sql(using))
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.rowcount == 1
 
 
 class PreparedInsert(Generic[M]):

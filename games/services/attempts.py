@@ -303,7 +303,7 @@ def _record(attempt: Attempt, token: str, now: dt.datetime) -> None:
 
 class KeptGame:
     """An attempt and its position, kept between moves by whoever plays it over and over (a play
-    socket): a move then needs no read, only its write (`Attempt.store_moves`), whose guard
+    socket): a move then needs no read, only its write (`Attempt.store_move`), whose guard
     finds out when anything else changed the attempt meanwhile (another tab, a request, an
     admin); the move is then played again from the row as it stands. Empty until the first
     state is shown or move played; emptied by anything that goes wrong."""
@@ -358,7 +358,7 @@ def attempt_play(
 
     No lock is taken: the attempt is read (or taken from `kept`, where the caller keeps it
     between moves), the move checked, and one guarded statement appends it
-    (`Attempt.store_moves`); when another writer came first, the move is played again from
+    (`Attempt.store_move`); when another writer came first, the move is played again from
     the row as it now stands, so two tabs never both store the same `seq`. A move costs one
     round trip to the database with `kept`, two without. A winning move, which also verifies,
     judges and may lower the deal's par, is one transaction.
@@ -435,17 +435,17 @@ def _play_once(
                 attempt.daily.deal.refresh_from_db()
             _end_if_won(attempt, game, now)
             _judge(attempt)
-            _store_moves(attempt, 1, guard)
+            _store_move(attempt, guard)
     else:
         _judge(attempt)
-        _store_moves(attempt, 1, guard)
+        _store_move(attempt, guard)
     state = attempt_state(attempt, game, revealed=_codes(cards))
     _announce_move(attempt, state.revealed, origin, state.view["foundations"])
     return state, game
 
 
-def _store_moves(attempt: Attempt, added: int, guard: dict[str, Any]) -> None:
-    if not attempt.store_moves(added, guard):
+def _store_move(attempt: Attempt, guard: dict[str, Any]) -> None:
+    if not attempt.store_move(guard):
         raise _Moved
 
 

@@ -5,6 +5,7 @@ own queries give."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import threading
 
 import pytest
@@ -191,6 +192,38 @@ def test_store_writes_the_fields_play_changes_as_save_does():
 
     assert row(second) == row(first)
     assert Attempt.objects.get(pk=second.pk).move_times[-1] == 4321
+
+
+def test_a_move_is_appended_and_written_as_save_does_unless_the_row_changed_first():
+    """`store_move` sends the move and its time, not the history, and writes the other play
+    fields as `save()` would; a guard the row no longer holds writes nothing."""
+    first = Attempt.objects.get(pk=played(True).pk)  # as stored, its three moves
+    second = Attempt.objects.get(pk=played(True, "bob", first.daily).pk)
+    guard = second.guard()
+    for attempt in (first, second):
+        attempt.moves = [*attempt.moves, "U"]
+        attempt.move_times = [*attempt.move_times, 4321]
+        attempt.counted_ms, attempt.undo_count = 4321, 1
+        attempt.next_seq = attempt.move_count = 4
+        attempt.review = Attempt.Review.HELD
+        attempt.held_reasons = [{"rule": "r", "value": 1.5, "detail": "é ✓"}]
+        attempt.first_move_at = attempt.last_move_at = first.started_at
+    first.save(update_fields=Attempt.PLAY_FIELDS)
+    with CaptureQueriesContext(connection) as queries:
+        assert second.store_move(guard)
+    [update] = queries
+    assert update["sql"].startswith("UPDATE")
+    assert not any(json.dumps(move) in update["sql"] for move in first.moves[:3])  # not resent
+
+    def row(attempt: Attempt) -> dict:
+        fresh = values(Attempt.objects.get(pk=attempt.pk))
+        fresh["move_times"] = fresh["move_times"][3:]  # the twins' first three differ
+        return {name: fresh[name] for name in Attempt.PLAY_FIELDS}
+
+    assert row(second) == row(first)
+    second.moves = [*second.moves, "U"]
+    assert not second.store_move(guard)  # the row moved on since the guard was taken
+    assert Attempt.objects.get(pk=second.pk).moves == first.moves
 
 
 def test_store_writes_nothing_but_the_fields_play_changes():
