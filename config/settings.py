@@ -550,6 +550,10 @@ ADMIN_MAX_BODY_BYTES = 1024 * 1024
 # Any other path (the site's pages take no uploads).
 MAX_BODY_BYTES = 64 * 1024
 
+# The messages a WebSocket may send in any 20 s (realtime/sockets.py), past which each one is
+# refused as `rate_limited`: five a second, more than a person plays for long.
+SOCKET_BUDGET_MESSAGES = 100
+
 # --- Django REST framework and the OpenAPI schema -------------------------------------------------
 
 # Per scope, "<scope>_player", "<scope>_ip" and "<scope>_net" (the client's /24 or /64 network;

@@ -1,11 +1,12 @@
 """What every WebSocket of the project shares: JSON messages, a message budget, heartbeats.
 
-- Budget: a connection may send `BUDGET_MESSAGES` messages per `BUDGET_SECONDS` (a sliding
-  window), checked in memory before the message is even parsed. Past it, each message is
-  refused with `{"type": "error", "code": "rate_limited", "retry_after": s}` and counted
-  (`refused`); the connection stays open and usable once the window has moved on. What a
-  message does beyond that is budgeted where it is done: a play socket's moves count in the
-  player's and the address's REST counters (realtime/play.py).
+- Budget: a connection may send `SOCKET_BUDGET_MESSAGES` (a setting) messages per
+  `BUDGET_SECONDS` (a sliding window), checked in memory before the message is even parsed.
+  Past it, each message is refused with
+  `{"type": "error", "code": "rate_limited", "retry_after": s}` and counted (`refused`); the
+  connection stays open and usable once the window has moved on. What a message does beyond
+  that is budgeted where it is done: a play socket's moves count in the player's and the
+  address's REST counters (realtime/play.py).
 - Flooding: a connection refused more than `FLOOD_REFUSALS` times within `BUDGET_SECONDS`
   (by any budget) does not wait for its answers: it is closed with 4429 and reads nothing
   more. A client that waits `retry_after` is never closed.
@@ -31,6 +32,7 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from games.errors import REDIS_ERRORS
 from games.textinput import NUL_DETAIL, holds_nul
@@ -38,7 +40,6 @@ from infra import metrics
 
 logger = logging.getLogger(__name__)
 
-BUDGET_MESSAGES = 100
 BUDGET_SECONDS = 20.0
 IDLE_SECONDS = 60.0
 IDLE_CHECK_SECONDS = 10.0
@@ -69,7 +70,7 @@ def error_message(code: str, detail: str, **extra: Any) -> dict[str, Any]:
 class Budget:
     """A sliding window of message times: `allow()` says whether one more fits now."""
 
-    def __init__(self, messages: int = BUDGET_MESSAGES, seconds: float = BUDGET_SECONDS):
+    def __init__(self, messages: int, seconds: float = BUDGET_SECONDS):
         self.messages, self.seconds = messages, seconds
         self.times: deque[float] = deque()
         self.refused = 0
@@ -139,7 +140,7 @@ class JsonSocket(AsyncWebsocketConsumer):
         await handler(message)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
-        self.budget = Budget(BUDGET_MESSAGES, BUDGET_SECONDS)  # read now: tests lower them
+        self.budget = Budget(settings.SOCKET_BUDGET_MESSAGES, BUDGET_SECONDS)
         self.refusals = deque()
         self.last_heard = time.monotonic()
         self._watchdog: asyncio.Task[None] | None = None

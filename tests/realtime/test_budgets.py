@@ -72,10 +72,10 @@ async def test_one_players_sockets_and_requests_share_one_budget(moves_limited, 
     await close_all(*tabs)
 
 
-async def test_a_connection_that_keeps_flooding_is_closed_with_4429(monkeypatch):
+async def test_a_connection_that_keeps_flooding_is_closed_with_4429(monkeypatch, settings):
     player, token = await a_player("bob")
     attempt = await an_attempt(player, await a_daily())
-    monkeypatch.setattr(sockets, "BUDGET_MESSAGES", 5)
+    settings.SOCKET_BUDGET_MESSAGES = 5
     monkeypatch.setattr(sockets.JsonSocket, "flood_refusals", 3)
     tab = socket(f"/ws/play/{attempt.pk}/", token)
     await tab.connect()

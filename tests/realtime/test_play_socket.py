@@ -281,7 +281,7 @@ async def test_a_message_holding_nul_is_refused_and_changes_nothing():
     await close_all(tab)
 
 
-async def test_the_message_budget_refuses_and_counts_then_recovers(monkeypatch):
+async def test_the_message_budget_refuses_and_counts_then_recovers(monkeypatch, settings):
     _, attempt, token = await alice_playing()
     clock = [1000.0]
     monkeypatch.setattr(sockets.time, "monotonic", lambda: clock[0])
@@ -289,7 +289,7 @@ async def test_the_message_budget_refuses_and_counts_then_recovers(monkeypatch):
     await tab.connect()
     await receive(tab)
 
-    for _ in range(sockets.BUDGET_MESSAGES):
+    for _ in range(settings.SOCKET_BUDGET_MESSAGES):
         await tab.send_json_to({"type": "ping"})
         assert (await receive(tab))["type"] == "pong"
     await tab.send_json_to({"type": "ping"})
