@@ -128,6 +128,12 @@ return answers
 """
 
 
+#: An event loop's connections to count on, and how long a count waits for one to be free when
+#: the cache's settings give no socket timeout.
+ASYNC_CONNECTIONS = 100
+ASYNC_WAIT_SECONDS = 1.0
+
+
 class RedisWindows:
     """Sliding windows in Redis (django-redis's client and connections): one sorted set of
     request times per counter, counted by `_COUNT_SCRIPT` in one round trip.
@@ -182,7 +188,14 @@ class RedisWindows:
         script = self.async_scripts.get(loop)
         if script is None:
             assert self.async_settings is not None
-            pool = redis.asyncio.ConnectionPool(**self.async_settings)
+            # Blocking: a burst of messages past the pool's connections waits for one (a
+            # script takes a fraction of a millisecond) rather than failing, and so going
+            # uncounted, as redis-py's default pool does past its hundredth connection.
+            pool = redis.asyncio.BlockingConnectionPool(
+                max_connections=ASYNC_CONNECTIONS,
+                timeout=self.async_settings.get("socket_timeout") or ASYNC_WAIT_SECONDS,
+                **self.async_settings,
+            )
             client = redis.asyncio.Redis(connection_pool=pool)
             script = self.async_scripts[loop] = client.register_script(_COUNT_SCRIPT)
         return script

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -262,6 +263,21 @@ async def test_a_socket_message_counts_in_the_windows_of_requests_without_a_thre
     assert waits[:2] == [0.0, 0.0]
     assert 59 < waits[2] <= 60
     assert 59 < throttles.count(counter) <= 60
+
+
+@pytest.mark.redis
+async def test_a_burst_of_socket_messages_past_the_pools_connections_is_all_counted(caplog):
+    """More messages at once than the event loop's client has connections wait for one: each is
+    counted, none let through uncounted as if Redis were down."""
+    burst = throttles.ASYNC_CONNECTIONS * 3
+    counter = [(f"throttle_{uuid.uuid4().hex}_burst", burst, 60)]
+
+    with caplog.at_level(logging.WARNING):
+        waits = await asyncio.gather(*(throttles.count_async(counter) for _ in range(burst)))
+
+    assert waits == [0.0] * burst
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert 59 < throttles.count(counter) <= 60  # all of them in the window: the next is refused
 
 
 async def test_a_socket_message_is_counted_in_place_in_the_processs_memory():
