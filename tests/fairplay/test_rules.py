@@ -3,7 +3,11 @@ functions of the moves, their server times and the certificate (no database)."""
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games import fairplay
 from games.fairplay import RULES_BY_NAME, check
@@ -73,6 +77,15 @@ def test_machine_rhythm_at_the_coefficient_of_variation() -> None:
     moves = ["T1>T2"] * 21
     assert "machine_rhythm" not in tripped("munger", moves, timeline(rhythm(0.15)))
     assert "machine_rhythm" in tripped("munger", moves, timeline(rhythm(0.14)))
+
+
+@given(st.lists(st.integers(0, 600_000), min_size=20, max_size=300))
+def test_machine_rhythm_measures_the_population_deviation(gaps: list[int]) -> None:
+    """The rule's own float sums give `statistics.pstdev`'s exact value, to the last digits."""
+    play = fairplay.Play("munger", ["T1>T2"] * (len(gaps) + 1), timeline(gaps))
+    mean = statistics.fmean(gaps)
+    expected = statistics.pstdev(gaps) / mean if mean > 0 else 0.0
+    assert fairplay._rhythm(play)["value"] == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
 def test_machine_rhythm_needs_twenty_gaps() -> None:
