@@ -1,11 +1,12 @@
-"""Races under load: R races of P players at once, each player moving every second on the play
-socket, each watching their race on the race socket (docs/performance.md, "Races").
+"""Races under load: R races of P players at once, each player moving every `--every` seconds on
+the play socket, each watching their race on the race socket (docs/performance.md, "Races").
 
 Against PostgreSQL + Redis with two server processes (`_servers.py`; players spread over the
 processes round-robin, so the players of one race sit on both). Each race is made over REST on
-a past daily (made for the run from the day's certified deal), joined, started; after the
-countdown each player takes their attempt, opens `ws/race/<code>/` and `ws/play/<attempt>/`,
-and plays the deal's certificate, one move a second from a random offset. Measured:
+a past daily (made for the run with the deal of the day's daily, which it replaces), joined,
+started; after the countdown each player takes their attempt, opens `ws/race/<code>/` (a ping
+every 25 s, as the browser sends) and `ws/play/<attempt>/`, and plays the deal's certificate,
+one move every `--every` seconds (2 by default) from a random offset. Measured:
 
 - progress latency: from a player sending move n to each opponent's race socket first showing
   that player at n moves, in a whole view or in their progress (all clients are in this one
@@ -24,7 +25,7 @@ and plays the deal's certificate, one move a second from a random offset. Measur
   the last socket is done, and divided by that phase's moves. `--profile DIR` records py-spy
   over each phase.
 
-    .venv/bin/python benchmarks/race.py --races 250 --players 4 --seconds 30
+    .venv/bin/python benchmarks/race.py --races 100 --players 4 --seconds 60 --every 2
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ TIMEOUT = 30.0
 GAME = "masterpiece"
 #: Requests of the setup (guests, attempts, races) in flight at once.
 SETUP_AT_ONCE = 50
+#: A race socket sends a ping this often, as the browser does: a silent socket is closed.
+HEARTBEAT_SECONDS = 25.0
 
 
 @dataclass
@@ -124,11 +127,16 @@ async def watch(racer: Racer, code: str, others: list[Racer], stats: Stats, phas
             arrived = True
             await phase.ready()
             end = phase.end + 3
+            pinged = time.perf_counter()
             while time.perf_counter() < end:
+                if time.perf_counter() - pinged >= HEARTBEAT_SECONDS:  # as the browser does
+                    await ws.send('{"type":"ping"}')
+                    pinged = time.perf_counter()
+                wait = min(end, pinged + HEARTBEAT_SECONDS) - time.perf_counter()
                 try:
-                    text = await asyncio.wait_for(ws.recv(), max(0.1, end - time.perf_counter()))
+                    text = await asyncio.wait_for(ws.recv(), max(0.1, wait))
                 except TimeoutError:
-                    break
+                    continue
                 now = time.perf_counter()
                 message = json.loads(text)
                 if message.get("type") == "progress":
@@ -171,7 +179,7 @@ async def play(racer: Racer, line: list[str], stats: Stats, phase: Phase) -> Non
             await ws.recv()  # the state
             arrived = True
             await phase.ready()
-            await asyncio.sleep(random.random())
+            await asyncio.sleep(random.random() * phase.every)
             for seq, token in enumerate(line):
                 if time.perf_counter() >= phase.end - 2:
                     break
@@ -184,7 +192,7 @@ async def play(racer: Racer, line: list[str], stats: Stats, phase: Phase) -> Non
                     break
                 stats.moves += 1
                 stats.round_trips.append(time.perf_counter() - began)
-                await asyncio.sleep(max(0.0, began + 1.0 - time.perf_counter()))
+                await asyncio.sleep(max(0.0, began + phase.every - time.perf_counter()))
     except Exception as exc:
         stats.errors.append(f"play socket: {type(exc).__name__}")
     finally:
@@ -195,13 +203,19 @@ async def play(racer: Racer, line: list[str], stats: Stats, phase: Phase) -> Non
 class Phase:
     """The moment every socket of a phase is open and has its first message, and the servers'
     CPU from then: each socket waits at `ready()` (one that could not open says `absent()`);
-    the last to come reads the CPU and lets everyone go, and the play ends `seconds` later."""
+    the last to come reads the CPU and lets everyone go, and the play ends `seconds` later;
+    meanwhile each player moves every `every` seconds."""
 
     def __init__(
-        self, servers: Servers, parties: int, seconds: float, profile: str | None, label: str
+        self,
+        servers: Servers,
+        parties: int,
+        args: argparse.Namespace,
+        label: str,
     ) -> None:
-        self.servers, self.parties, self.seconds = servers, parties, seconds
-        self.profile, self.label = profile, label
+        self.servers, self.parties = servers, parties
+        self.seconds, self.every, self.profile = args.seconds, args.every, args.profile
+        self.label = label
         self.arrived = 0
         self.go = asyncio.Event()
         self.cpu_before = float("nan")
@@ -322,7 +336,11 @@ async def bench(args: argparse.Namespace) -> None:
             f"d = DailyChallenge.objects.get(game='{GAME}', date=clock.today())\n"
             "p = DailyChallenge.objects.create(game=d.game, date=d.date - dt.timedelta(days=2),"
             " deal=d.deal)\n"
-            "print(json.dumps([p.date.isoformat(), int(d.deal.seed)]))"
+            "seed = int(d.deal.seed)\n"
+            # The deal of a daily still played for the boards takes no practice or race (its
+            # cards would show): today's daily of the game gives its deal to the past one.
+            "d.delete()\n"
+            "print(json.dumps([p.date.isoformat(), seed]))"
         )
         line = next(d["certificate"] for d in today if d["game"] == GAME)
         urls = servers.urls
@@ -339,7 +357,7 @@ async def bench(args: argparse.Namespace) -> None:
         try:
             plain_cpu = float("nan")
             if not args.no_plain:
-                phase = Phase(servers, players, args.seconds, args.profile, "plain")
+                phase = Phase(servers, players, args, "plain")
                 await asyncio.gather(*(practice(r, seed, line, plain, phase, gate) for r in racers))
                 plain_cpu = phase.done()
                 # Fresh connections (the same guests): the plain phase's kept-alive ones have
@@ -352,7 +370,7 @@ async def bench(args: argparse.Namespace) -> None:
                         ),
                     )
                     await used.aclose()
-            phase = Phase(servers, 2 * players, args.seconds, args.profile, "race")
+            phase = Phase(servers, 2 * players, args, "race")
             began = time.perf_counter()
             await asyncio.gather(
                 *(
@@ -438,6 +456,7 @@ def main() -> None:
     parser.add_argument("--races", type=int, default=250)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=30.0, help="of play, per player")
+    parser.add_argument("--every", type=float, default=2.0, help="seconds between a player's moves")
     parser.add_argument("--port", type=int, default=18460, help="the first server's port")
     parser.add_argument(
         "--no-plain", action="store_true", help="skip the plain phase (no CPU to compare with)"
