@@ -28,7 +28,7 @@ from django.db.models import Q
 
 from games import clock, names
 from games.engine import GAMES, deals
-from games.prepared import PreparedAppend, PreparedRead, PreparedUpdate
+from games.prepared import PreparedRead, PreparedUpdate
 
 RULES_VERSION = 1
 DEAL_LENGTH = 52 * 3 - 1  # 52 two-character codes and 51 spaces
@@ -323,14 +323,6 @@ BIGINT_MIN, BIGINT_MAX = -(2**63), 2**63 - 1
 
 
 class AttemptQuerySet(models.QuerySet):
-    def locked_for_play(self, pk: int) -> Attempt | None:
-        """The attempt `pk` with its daily and the daily's deal (None: no such attempt), its row
-        locked until the transaction ends (`FOR UPDATE OF` the attempt alone; the daily and deal
-        are read, not locked): `_PLAY_READ`, its SQL built once. Only inside a transaction."""
-        if not BIGINT_MIN <= pk <= BIGINT_MAX:  # no row has it (and the database would refuse it)
-            return None
-        return _PLAY_READ.first(int(pk), using=self.db)
-
     def shown(self, pk: int) -> Attempt | None:
         """The attempt `pk` with its daily and the daily's deal, as a state is shown from it
         (None: no such attempt): `_SHOWN_READ`, its SQL built once."""
@@ -547,11 +539,12 @@ class Attempt(models.Model):
         "held_reasons",
     )
 
-    def store(self) -> None:
-        """Write this stored attempt's `PLAY_FIELDS`, as `save(update_fields=...)` does, with SQL
-        built once (`_PLAY_WRITE`): a finish or a resignation ends with it, the row locked since
-        it was read (`locked_for_play`), so nothing else of it can have changed meanwhile."""
-        _PLAY_WRITE.save(self)
+    def store(self, guard: dict[str, Any]) -> bool:
+        """Write this attempt's `PLAY_FIELDS`, as `save(update_fields=...)` does, in one
+        statement, only where the row still holds `guard` (`guard()` taken before the attempt
+        changed): a finish or a resignation ends with it. False, and nothing written, when
+        another tab, a request or an admin changed the attempt first (`_PLAY_WRITE`)."""
+        return _PLAY_WRITE.save(self, guard=guard)
 
     #: What a move's write expects the row still to hold, as the move's position was read: the
     #: history's length, and what anything else that writes an attempt changes (an end, an
@@ -568,7 +561,7 @@ class Attempt(models.Model):
         taken before the move was made): False, and nothing written, when another tab, a
         request or an admin changed it first. No lock is taken: the statement is the check, so
         a move costs one round trip to the database (`_MOVE_APPEND`, its SQL built once)."""
-        return _MOVE_APPEND.save(self, guard)
+        return _MOVE_APPEND.save(self, guard=guard)
 
     @property
     def is_on_board(self) -> bool:
@@ -764,15 +757,8 @@ class ReviewDecision(models.Model):
         return f"{self.attempt}: {self.decision}"
 
 
-#: The read of every move: the attempt, locked, with its daily and deal.
-_PLAY_READ: PreparedRead[Attempt] = PreparedRead(
-    lambda pk: (
-        Attempt.objects.select_for_update(of=("self",)).select_related("daily__deal").filter(pk=pk)
-    ),
-    slots=(-4242,),
-)
-
-#: The read of every state shown apart from a move: a socket's first, a push to other tabs.
+#: The read of every state shown and of every move not kept by a socket (no lock: a move's
+#: write is guarded).
 _SHOWN_READ: PreparedRead[Attempt] = PreparedRead(
     lambda pk: Attempt.objects.select_related("daily__deal").filter(pk=pk), slots=(-4244,)
 )
@@ -780,15 +766,18 @@ _SHOWN_READ: PreparedRead[Attempt] = PreparedRead(
 #: The write of a move: the history appended to, the rest of the play fields written, where
 #: the row is still as the move found it (`Attempt.store_move`).
 _APPENDED = ("moves", "move_times")
-_MOVE_APPEND: PreparedAppend[Attempt] = PreparedAppend(
+_MOVE_APPEND: PreparedUpdate[Attempt] = PreparedUpdate(
     Attempt,
     append=_APPENDED,
     fields=tuple(f for f in Attempt.PLAY_FIELDS if f not in _APPENDED),
     guard=Attempt.GUARD_FIELDS,
 )
 
-#: The write of a finish or a resignation: the attempt's fields that play changes.
-_PLAY_WRITE: PreparedUpdate[Attempt] = PreparedUpdate(Attempt, fields=Attempt.PLAY_FIELDS)
+#: The write of a finish or a resignation: the attempt's fields that play changes, where the
+#: row is still as the end found it (`Attempt.store`).
+_PLAY_WRITE: PreparedUpdate[Attempt] = PreparedUpdate(
+    Attempt, fields=Attempt.PLAY_FIELDS, guard=Attempt.GUARD_FIELDS
+)
 
 
 class DifficultyCuts(models.Model):

@@ -5,12 +5,13 @@ joins, the locks) costs more CPU than running it for the small reads every reque
 attempt a move works on, the player a cookie names. A `PreparedRead` lets the ORM build its
 query once, with a stand-in value, and then runs that SQL with each real value, turning the row
 into model instances exactly as the ORM's own iterator does (the same converters, the same
-related objects filled in). `PreparedUpdate` writes the fields play changes, `PreparedInsert`
-a start's new row, as `save()` and `create()` would.
+related objects filled in). `PreparedUpdate` writes the fields play changes (a move appends to
+the history, guarded by what the row held when the move was read), `PreparedInsert` a start's
+new row, as `save()` and `create()` would.
 
 The compiled query is shared by all threads: what it keeps of the connection that built it is
 only read (the database's operations and features, to convert values); each run takes the
-calling thread's own connection.
+calling thread's own connection and its usual cursor.
 """
 
 from __future__ import annotations
@@ -20,41 +21,13 @@ import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-import psycopg
 from django.db import DEFAULT_DB_ALIAS, connections, models
-from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.backends.utils import CursorWrapper
 from django.db.models.query import get_related_populators
 from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=models.Model)
 K = TypeVar("K")
 V = TypeVar("V")
-
-
-class _PreparingCursor(psycopg.Cursor[Any]):
-    """psycopg's own cursor (the parameters bound by the server, not quoted into the SQL by
-    the client as Django's cursor does), preparing each statement on its connection: the
-    statements here run on every move, and a pooled connection lives long."""
-
-    def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Any:
-        return super().execute(query, params, prepare=True)
-
-    def _send_query_prepared(self, name: bytes, pgq: Any, *, binary: bool | None = None) -> None:
-        self._query = pgq  # as psycopg keeps an unprepared one: Django's query log reads it
-        super()._send_query_prepared(name, pgq, binary=binary)
-
-
-def prepared_cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
-    """A cursor of `connection` for the statements here: Django's wrapper (errors, query log,
-    execute wrappers) around a `_PreparingCursor` on PostgreSQL, the usual cursor elsewhere."""
-    if connection.vendor != "postgresql":
-        return connection.cursor()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    with connection.wrap_database_errors:
-        # What `connection.cursor()` does, with this cursor class instead of the backend's.
-        return connection._prepare_cursor(_PreparingCursor(connection.connection))
 
 
 class PreparedRead(Generic[M]):
@@ -207,7 +180,7 @@ class _Compiled(Generic[M]):
     def rows(self, values: tuple[Any, ...], limit: int | None) -> list[Any]:
         self._check_transaction()
         params = [how if i is None else how(values[i]) for i, how in self.params]
-        with prepared_cursor(connections[self.using]) as cursor:
+        with connections[self.using].cursor() as cursor:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall() if limit is None else cursor.fetchmany(limit)
         if self.converters:
@@ -231,73 +204,32 @@ class _Compiled(Generic[M]):
 
 
 class PreparedUpdate(Generic[M]):
-    """`update.save(instance)`: write the named fields of an existing row (`fields`, by name;
-    every concrete field but the primary key when not given), as `instance.save(update_fields=
-    ...)` does for a row that exists (each field's `pre_save`, then its value prepared for the
-    database), with the UPDATE's SQL built once per database. No signals are sent (`pre_save`,
-    `post_save`): a model written this way has no receivers of them. A row that is not there is
-    an error, never an INSERT."""
+    """`update.save(instance)`: one UPDATE of an existing row, with its SQL built once per
+    database, that writes the fields of `fields` as `instance.save(update_fields=...)` does
+    (each field's `pre_save`, then its value prepared for the database) and adds the last
+    value of each JSON array field of `append` to the stored array (the statement sends that
+    value, not the whole array).
 
-    def __init__(self, model: type[M], fields: tuple[str, ...] | None = None) -> None:
-        self.model = model
-        self.fields = _plain_fields(
-            model, lambda f: not f.primary_key and (fields is None or f.name in fields)
-        )
-        if fields is not None and len(self.fields) != len(fields):
-            raise ValueError(f"{model.__name__} has no concrete field among some of {fields}")
-        self._sql: dict[str, str] = {}
-        self._lock = threading.Lock()
-
-    def _sql_for(self, using: str) -> str:
-        return _built_once(self._sql, self._lock, using, lambda: self._build_sql(using))
-
-    def _build_sql(self, using: str) -> str:
-        quote = connections[using].ops.quote_name
-        meta = self.model._meta
-        columns = ", ".join(f"{quote(f.column)} = %s" for f in self.fields)
-        return f"UPDATE {quote(meta.db_table)} SET {columns} WHERE {quote(meta.pk.column)} = %s"
-
-    def save(self, instance: M, *, using: str | None = None) -> None:
-        using = using or instance._state.db or DEFAULT_DB_ALIAS
-        connection = connections[using]
-        values = [
-            field.get_db_prep_save(field.pre_save(instance, False), connection=connection)
-            for field in self.fields
-        ]
-        with prepared_cursor(connection) as cursor:
-            cursor.execute(self._sql_for(using), [*values, instance.pk])
-            written = cursor.rowcount
-        if written != 1:
-            raise self.model.DoesNotExist(f"{self.model.__name__} {instance.pk} is not there")
-        instance._state.adding = False
-        instance._state.db = using
-
-
-class PreparedAppend(Generic[M]):
-    """`append.save(instance, guard)`: one UPDATE of an existing row that adds the last value
-    of each JSON array field of `append` to the stored array (the statement sends that value,
-    not the whole array), writes the fields of `fields` as `save(update_fields=...)` would, and
-    changes nothing unless the row still holds `guard` (field name -> value); True when it did.
-    The SQL is built once per database, with Django's public API (quoted names, each field's
-    `pre_save` and `get_db_prep_save`), and runs on the connection's usual cursor."""
+    With `guard` (field names), `save(instance, guard=values)` changes nothing unless the row
+    still holds those values (name -> value, taken before the instance changed): True when it
+    wrote, False when the row had changed meanwhile. Without, a row that is not there is an
+    error, never an INSERT. No signals are sent (`pre_save`, `post_save`): a model written this
+    way has no receivers of them."""
 
     def __init__(
         self,
         model: type[M],
         *,
-        append: tuple[str, ...],
         fields: tuple[str, ...],
-        guard: tuple[str, ...],
+        append: tuple[str, ...] = (),
+        guard: tuple[str, ...] = (),
     ) -> None:
         self.model = model
         self.append = _plain_fields(model, lambda f: f.name in append)
         self.fields = _plain_fields(model, lambda f: f.name in fields)
         self.guard = _plain_fields(model, lambda f: f.name in guard)
-        if [len(self.append), len(self.fields), len(self.guard)] != [
-            len(append),
-            len(fields),
-            len(guard),
-        ]:
+        found = [len(self.append), len(self.fields), len(self.guard)]
+        if found != [len(append), len(fields), len(guard)]:
             raise ValueError(f"{model.__name__} lacks a concrete field of {append, fields, guard}")
         self._sql: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -305,20 +237,26 @@ class PreparedAppend(Generic[M]):
     def _build_sql(self, using: str) -> str:
         connection = connections[using]
         quote = connection.ops.quote_name
-        if connection.vendor == "postgresql":
-            add = "{column} = {column} || %s::jsonb"
-        elif connection.vendor == "sqlite":
-            add = "{column} = json_insert({column}, '$[#]', json(%s))"  # $[#]: past the end
-        else:
-            raise NotImplementedError(f"no JSON append for {connection.vendor}")
-        sets = [add.format(column=quote(f.column)) for f in self.append]
+        sets = []
+        if self.append:
+            if connection.vendor == "postgresql":
+                add = "{column} = {column} || %s::jsonb"
+            elif connection.vendor == "sqlite":
+                add = "{column} = json_insert({column}, '$[#]', json(%s))"  # $[#]: past the end
+            else:
+                raise NotImplementedError(f"no JSON append for {connection.vendor}")
+            sets += [add.format(column=quote(f.column)) for f in self.append]
         sets += [f"{quote(f.column)} = %s" for f in self.fields]
         where = [f"{quote(self.model._meta.pk.column)} = %s"]
         where += [f"{quote(f.column)} = %s" for f in self.guard]
         table = quote(self.model._meta.db_table)
         return f"UPDATE {table} SET {', '.join(sets)} WHERE {' AND '.join(where)}"
 
-    def save(self, instance: M, guard: dict[str, Any], *, using: str | None = None) -> bool:
+    def save(
+        self, instance: M, *, guard: dict[str, Any] | None = None, using: str | None = None
+    ) -> bool:
+        if (guard is None) != (not self.guard):
+            raise TypeError("guard values are given exactly when the update has a guard")
         using = using or instance._state.db or DEFAULT_DB_ALIAS
         connection = connections[using]
         vendor = connection.vendor
@@ -331,13 +269,21 @@ class PreparedAppend(Generic[M]):
             for field in self.fields
         ]
         params.append(instance.pk)
-        params += [
-            field.get_db_prep_save(guard[field.name], connection=connection) for field in self.guard
-        ]
+        if guard is not None:
+            params += [
+                field.get_db_prep_save(guard[field.name], connection=connection)
+                for field in self.guard
+            ]
         sql = _built_once(self._sql, self._lock, using, lambda: self._build_sql(using))
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            return cursor.rowcount == 1
+            written = cursor.rowcount == 1
+        if not written and guard is None:
+            raise self.model.DoesNotExist(f"{self.model.__name__} {instance.pk} is not there")
+        if written:
+            instance._state.adding = False
+            instance._state.db = using
+        return written
 
 
 class PreparedInsert(Generic[M]):
@@ -379,7 +325,7 @@ class PreparedInsert(Generic[M]):
             for field in self.fields
         ]
         sql, returns = self._sql_for(using)
-        with prepared_cursor(connection) as cursor:
+        with connection.cursor() as cursor:
             cursor.execute(sql, params)
             if returns:
                 key = cursor.fetchone()[0]

@@ -131,10 +131,12 @@ def _act(
         )
     elif kind == "finish":
         state = services.attempt_finish(
-            attempt_id=attempt_id, player=player, seq=seq, origin=channel
+            attempt_id=attempt_id, player=player, seq=seq, origin=channel, kept=kept
         )
     else:
-        state = services.attempt_resign(attempt_id=attempt_id, player=player, origin=channel)
+        state = services.attempt_resign(
+            attempt_id=attempt_id, player=player, origin=channel, kept=kept
+        )
     return pushes.render(state)
 
 

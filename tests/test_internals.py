@@ -85,22 +85,6 @@ UPSTREAM = {
         "a1fb7ee5f8586195da2174d1bbc2bbfc7ca19b9d26ea66412cb434f45bf6d467",
         "config/handler.py SyncStackASGIHandler.load_middleware",
     ),
-    ("django.db.backends.base.base", "BaseDatabaseWrapper.cursor"): (
-        "ffbd3d0c7e49c076189293f73779b80ae943e735bf967b196fa51024a096bf97",
-        "games/prepared.py prepared_cursor",
-    ),
-    ("django.db.backends.base.base", "BaseDatabaseWrapper._cursor"): (
-        "bb632516d005185c3f44250b3224b6cfbc0a8869ab80d1a045a78a62e11cc347",
-        "games/prepared.py prepared_cursor",
-    ),
-    ("django.db.backends.base.base", "BaseDatabaseWrapper._prepare_cursor"): (
-        "92079d0eed95d59d4d770845075e27b7f7e3034331b95aec778b7cfcdca64cb2",
-        "games/prepared.py prepared_cursor",
-    ),
-    ("psycopg", "Cursor._send_query_prepared"): (
-        "b93f0ec6a1ac9ed226cfff67cbccd3d89467cb2141e2f187cb484ad052e919fb",
-        "games/prepared.py _PreparingCursor._send_query_prepared",
-    ),
     ("django.db.models.query", "ModelIterable.__iter__"): (
         "c2a744b8c18e0b4a5b85d9b644e8fff74ed239e168f4eda77be0ba5fc5e9cee9",
         "games/prepared.py _Compiled.run",
@@ -314,9 +298,6 @@ REGISTERED = {
     ("games/api/throttles.py", "connection_kwargs"),
     ("games/api/throttles.py", "create_connection"),
     ("games/api/views.py", "_request"),
-    ("games/prepared.py", "_prepare_cursor"),
-    ("games/prepared.py", "_query"),
-    ("games/prepared.py", "_send_query_prepared"),
     ("games/prepared.py", "_state"),
     ("games/prepared.py", "apply_converters"),
     ("games/prepared.py", "default_cols"),

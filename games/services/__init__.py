@@ -1,9 +1,9 @@
 """Writes of the games app: every change to deals, dailies, players and attempts goes here.
 
 Functions are keyword-only and named `noun_verb`. Contended rows are locked
-(`select_for_update`), or written by one guarded statement (a move: `attempt_play`). Effects on
-other parts of the project run after commit, through the signals of `games.signals`, which carry
-ids: this package never calls a listener itself.
+(`select_for_update`), or written by one guarded statement (play: a move, a finish, a
+resignation). Effects on other parts of the project run after commit, through the signals of
+`games.signals`, which carry ids: this package never calls a listener itself.
 
 One module per entity (`deals`, `dailies`, `players`, `attempts`, `reviews`), and `hints`;
 callers import the package (`from games import services; services.attempt_play(...)`), which

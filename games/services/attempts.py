@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +19,16 @@ from games.engine.errors import IllegalMoveError
 from games.engine.moves import UNDO_TEXT
 from games.errors import Conflict, IllegalMove, Malformed, NotFound, attempt_not_found
 from games.fairplay import net_line
-from games.models import Attempt, DailyChallenge, Player, Standing, counted_ms, seed_text
+from games.models import (
+    BIGINT_MAX,
+    BIGINT_MIN,
+    Attempt,
+    DailyChallenge,
+    Player,
+    Standing,
+    counted_ms,
+    seed_text,
+)
 from games.prepared import PreparedInsert, PreparedRead
 from games.selectors import (
     daily_address_counts,
@@ -237,7 +247,14 @@ def attempt_start_on_deal(
 
 def _attempt_locked(attempt_id: int, player: Player) -> Attempt:
     """The attempt, locked for this transaction; 404 when unknown or someone else's."""
-    attempt = Attempt.objects.locked_for_play(attempt_id)
+    if not BIGINT_MIN <= attempt_id <= BIGINT_MAX:  # no row has it (and the database refuses it)
+        raise attempt_not_found()
+    attempt = (
+        Attempt.objects.select_for_update(of=("self",))
+        .select_related("daily__deal")
+        .filter(pk=attempt_id)
+        .first()
+    )
     if attempt is None or attempt.player_id != player.pk:
         raise attempt_not_found()
     return attempt
@@ -356,14 +373,29 @@ def attempt_play(
     no card move does not (the state says `blocked`: undo or resign). `origin` says who asked
     (games/signals.py): it rides along with the signals.
 
-    No lock is taken: the attempt is read (or taken from `kept`, where the caller keeps it
-    between moves), the move checked, and one guarded statement appends it
-    (`Attempt.store_move`); when another writer came first, the move is played again from
-    the row as it now stands, so two tabs never both store the same `seq`. A move costs one
-    round trip to the database with `kept`, two without. A winning move, which also verifies,
-    judges and may lower the deal's par, is one transaction.
+    No lock is taken (`_guarded`): the attempt is read (or taken from `kept`, where the caller
+    keeps it between moves), the move checked, and one guarded statement appends it
+    (`Attempt.store_move`). A move costs one round trip to the database with `kept`, two
+    without. A winning move, which also verifies, judges and may lower the deal's par, is one
+    transaction.
     """
     _check_move_input(seq, move)
+    return _guarded(
+        attempt_id, player, kept, lambda attempt, game: _play_once(attempt, game, seq, move, origin)
+    )
+
+
+def _guarded(
+    attempt_id: int,
+    player: Player,
+    kept: KeptGame | None,
+    once: Callable[[Attempt, Game | None], tuple[AttemptState, Game | None]],
+) -> AttemptState:
+    """`once(attempt, game)` on the attempt as read (or as `kept`, with its position), whose
+    guarded write raises `_Moved` when another writer changed the attempt first: then it is
+    done again from the row as it now stands, so two tabs, or a tab and a request, never both
+    store the same change. A refusal by a kept copy, which may be stale, is judged again on
+    the row too."""
     for _ in range(PLAY_TRIES):
         found = kept.take(attempt_id, player) if kept is not None else None
         if found is None:
@@ -371,12 +403,12 @@ def attempt_play(
         else:
             attempt, game = found
         try:
-            state, game = _play_once(attempt, game, seq, move, origin)
+            state, game = once(attempt, game)
         except _Moved:
             continue
         except errors.ServiceError:
             if found is not None:
-                continue  # refused by a kept copy, maybe stale: judged again on the row
+                continue
             raise
         if kept is not None and game is not None:
             kept.keep(attempt, game)
@@ -446,6 +478,11 @@ def _play_once(
 
 def _store_move(attempt: Attempt, guard: dict[str, Any]) -> None:
     if not attempt.store_move(guard):
+        raise _Moved
+
+
+def _store(attempt: Attempt, guard: dict[str, Any]) -> None:
+    if not attempt.store(guard):
         raise _Moved
 
 
@@ -555,44 +592,60 @@ def _announce_end(attempt: Attempt, standing: Standing, origin: str | None) -> N
 
 
 def attempt_finish(
-    *, attempt_id: int, player: Player, seq: int, origin: str | None = None
+    *,
+    attempt_id: int,
+    player: Player,
+    seq: int,
+    origin: str | None = None,
+    kept: KeptGame | None = None,
 ) -> AttemptState:
     """Play the finishing line for the player: when every card left can reach the foundations
     by foundation moves alone, the server plays those moves, each stored and counted like any
-    other. `seq` is the next seq the player's screen knows (so a stale screen is refused)."""
+    other. `seq` is the next seq the player's screen knows (so a stale screen is refused).
+    Guarded as a move is (`_guarded`), in one transaction with the win's verdict."""
     _check_seq(seq)
+    return _guarded(
+        attempt_id, player, kept, lambda attempt, game: _finish_once(attempt, game, seq, origin)
+    )
+
+
+def _finish_once(
+    attempt: Attempt, game: Game | None, seq: int, origin: str | None
+) -> tuple[AttemptState, Game]:
+    if seq < attempt.next_seq:
+        raise Conflict(
+            f"Expected move {attempt.next_seq}, got {seq}.",
+            code="wrong_seq",
+            expected_seq=attempt.next_seq,
+        )
+    _check_ranked_open(attempt)
+    _check_practice_open(attempt)
+    _check_next(attempt, seq)
+    game = game if game is not None else position(attempt)
+    line = game.finishing_line()
+    if not line:
+        raise Conflict(
+            "Not every card left can go straight to the foundations yet.",
+            code="not_finishable",
+            expected_seq=attempt.next_seq,
+        )
+    if attempt.next_seq + len(line) > HISTORY_MAX:
+        raise Conflict("This attempt has too many moves.", code="history_full")
+    guard = attempt.guard()
+    now = clock.now()
+    for token in line:
+        game.push(token)
+        _record(attempt, token, now)
+    attempt.foundation_cards = game.foundation_cards
     with transaction.atomic():
-        attempt = _attempt_locked(attempt_id, player)
-        if seq < attempt.next_seq:
-            raise Conflict(
-                f"Expected move {attempt.next_seq}, got {seq}.",
-                code="wrong_seq",
-                expected_seq=attempt.next_seq,
-            )
-        _check_ranked_open(attempt)
-        _check_practice_open(attempt)
-        _check_next(attempt, seq)
-        game = position(attempt)
-        line = game.finishing_line()
-        if not line:
-            raise Conflict(
-                "Not every card left can go straight to the foundations yet.",
-                code="not_finishable",
-                expected_seq=attempt.next_seq,
-            )
-        if attempt.next_seq + len(line) > HISTORY_MAX:
-            raise Conflict("This attempt has too many moves.", code="history_full")
-        now = clock.now()
-        for token in line:
-            game.push(token)
-            _record(attempt, token, now)
-        attempt.foundation_cards = game.foundation_cards
+        if attempt.daily is not None:  # the par as it stands now: it judges the win
+            attempt.daily.deal.refresh_from_db()
         _end_if_won(attempt, game, now)
         _judge(attempt)
-        attempt.store()
-        state = attempt_state(attempt, game)
-        _announce_move(attempt, [], origin, state.view["foundations"])
-        return state
+        _store(attempt, guard)
+    state = attempt_state(attempt, game)
+    _announce_move(attempt, [], origin, state.view["foundations"])
+    return state, game
 
 
 def _codes(cards: tuple[int, ...]) -> list[str]:
@@ -606,21 +659,34 @@ def _answer_again(attempt: Attempt, seq: int) -> AttemptState:
     return attempt_state(attempt, before, revealed=_codes(cards), replayed=True)
 
 
-def attempt_resign(*, attempt_id: int, player: Player, origin: str | None = None) -> AttemptState:
+def attempt_resign(
+    *,
+    attempt_id: int,
+    player: Player,
+    origin: str | None = None,
+    kept: KeptGame | None = None,
+) -> AttemptState:
     """The player gives up: the attempt ends as resigned, verified like any other, and keeps
-    its cards on foundations."""
-    with transaction.atomic():
-        attempt = _attempt_locked(attempt_id, player)
-        if attempt.is_finished:
-            raise finished_error(attempt)
-        _check_ranked_open(attempt)
-        attempt.status = Attempt.Status.RESIGNED
-        attempt.finished_at = clock.now()
-        _verify(attempt)
-        _judge(attempt)
-        attempt.store()
-        _announce_end(attempt, attempt.standing(), origin)
-        return attempt_state(attempt)
+    its cards on foundations. Guarded as a move is (`_guarded`)."""
+    return _guarded(
+        attempt_id, player, kept, lambda attempt, game: _resign_once(attempt, game, origin)
+    )
+
+
+def _resign_once(
+    attempt: Attempt, game: Game | None, origin: str | None
+) -> tuple[AttemptState, Game | None]:
+    if attempt.is_finished:
+        raise finished_error(attempt)
+    _check_ranked_open(attempt)
+    guard = attempt.guard()
+    attempt.status = Attempt.Status.RESIGNED
+    attempt.finished_at = clock.now()
+    _verify(attempt)
+    _judge(attempt)  # a hold, no other write: the end needs no transaction of its own
+    _store(attempt, guard)
+    _announce_end(attempt, attempt.standing(), origin)
+    return attempt_state(attempt, game), game
 
 
 def attempt_continue_as_practice(*, attempt_id: int, player: Player) -> tuple[Attempt, bool]:

@@ -1,6 +1,6 @@
-"""games/prepared.py: reads whose SQL is built once. `Attempt.objects.locked_for_play` (the attempt
-a move works on, with its daily and deal) and the player cookie's token read give what the ORM's
-own queries give."""
+"""games/prepared.py: reads and writes whose SQL is built once. `Attempt.objects.shown` (the
+attempt a move works on, with its daily and deal) and the player cookie's token read give what
+the ORM's own queries give; the guarded writes write what `save()` writes."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import identity, services
 from games.models import BIGINT_MAX, Attempt, DailyChallenge, Player, PlayerToken
-from games.prepared import PreparedInsert, PreparedRead
+from games.prepared import PreparedInsert, PreparedRead, PreparedUpdate
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db
@@ -48,13 +48,12 @@ def played(daily_attempt: bool, name: str = "alice", daily=None) -> Attempt:
 
 
 @pytest.mark.parametrize("daily_attempt", [True, False], ids=["daily", "practice"])
-@pytest.mark.parametrize("read", ["locked_for_play", "shown"])
-def test_it_reads_what_the_orm_reads_with_the_daily_and_deal_in_one_query(daily_attempt, read):
+def test_it_reads_what_the_orm_reads_with_the_daily_and_deal_in_one_query(daily_attempt):
     attempt = played(daily_attempt)
     with transaction.atomic():
         expected = orm_read(attempt.pk)
         with CaptureQueriesContext(connection) as queries:
-            got = getattr(Attempt.objects, read)(attempt.pk)
+            got = Attempt.objects.shown(attempt.pk)
             daily = got.daily  # read with it, not afterwards
             deal = daily.deal if daily else None
     assert len(queries) == 1
@@ -72,21 +71,22 @@ def test_it_reads_what_the_orm_reads_with_the_daily_and_deal_in_one_query(daily_
 
 def test_an_unknown_or_impossible_id_is_no_attempt():
     attempt = played(True)
-    with transaction.atomic():
-        assert Attempt.objects.locked_for_play(attempt.pk + 1000) is None
-        assert Attempt.objects.locked_for_play(BIGINT_MAX + 1) is None
-        assert Attempt.objects.locked_for_play(-1) is None
-        assert Attempt.objects.locked_for_play(attempt.pk).pk == attempt.pk  # same SQL again
     for pk in (attempt.pk + 1000, BIGINT_MAX + 1, -1):
         assert Attempt.objects.shown(pk) is None
     assert Attempt.objects.shown(attempt.pk).pk == attempt.pk
 
 
+#: A locking read, as a start reads a player's ranked attempt.
+LOCKED = PreparedRead(
+    lambda pk: Attempt.objects.select_for_update(of=("self",)).filter(pk=pk), slots=(-4242,)
+)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_it_needs_a_transaction():
+def test_a_locking_read_needs_a_transaction():
     attempt = played(True)
     with pytest.raises(TransactionManagementError):
-        Attempt.objects.locked_for_play(attempt.pk)
+        LOCKED.first(attempt.pk)
 
 
 @pytest.mark.postgres
@@ -100,14 +100,14 @@ def test_the_row_stays_locked_until_the_transaction_ends():
     def other() -> None:
         locked.wait(5)
         with transaction.atomic():
-            Attempt.objects.locked_for_play(attempt.pk)
+            LOCKED.first(attempt.pk)
             order.append("other read")
         connection.close()
 
     thread = threading.Thread(target=other)
     thread.start()
     with transaction.atomic():
-        Attempt.objects.locked_for_play(attempt.pk)
+        LOCKED.first(attempt.pk)
         locked.set()
         thread.join(0.5)  # it waits on the lock
         order.append("first commits")
@@ -122,11 +122,11 @@ def test_it_is_shared_by_threads_each_on_its_own_connection():
 
     def read() -> None:
         with transaction.atomic():
-            seen.append(Attempt.objects.locked_for_play(attempt.pk).pk)
+            seen.append(LOCKED.first(attempt.pk).pk)
         connection.close()
 
     with transaction.atomic():
-        assert Attempt.objects.locked_for_play(attempt.pk).pk == attempt.pk
+        assert LOCKED.first(attempt.pk).pk == attempt.pk
     for _ in range(2):
         thread = threading.Thread(target=read)
         thread.start()
@@ -165,12 +165,13 @@ def test_more_than_one_row_is_an_error_and_the_value_must_be_the_one_parameter()
 def test_store_writes_the_fields_play_changes_as_save_does():
     """Two copies of one attempt, changed alike in every field play changes: one saved by the
     ORM, the other stored; read back, the two rows agree field by field."""
-    first = played(True)
-    second = played(True, "bob", first.daily)  # another player's, a twin to compare
+    first = Attempt.objects.get(pk=played(True).pk)  # as stored, its three moves
+    second = Attempt.objects.get(pk=played(True, "bob", first.daily).pk)  # a twin to compare
+    guard = second.guard()
     now = first.started_at.replace(microsecond=123456)
     for attempt in (first, second):
         attempt.moves = [*attempt.moves, "U"]
-        attempt.move_times = [*attempt.move_times, 4321]
+        attempt.move_times = [10, 20, 30, 4321]  # the whole history is written
         attempt.counted_ms = 4321
         attempt.undo_count = 1
         attempt.next_seq = attempt.move_count = 4
@@ -183,7 +184,7 @@ def test_store_writes_the_fields_play_changes_as_save_does():
         attempt.held_reasons = [{"rule": "r", "value": 1.5, "detail": "é ✓"}]
     first.save(update_fields=Attempt.PLAY_FIELDS)
     with CaptureQueriesContext(connection) as queries:
-        second.store()
+        assert second.store(guard)
     assert len(queries) == 1 and queries[0]["sql"].startswith("UPDATE")
 
     def row(attempt: Attempt) -> dict:
@@ -192,6 +193,9 @@ def test_store_writes_the_fields_play_changes_as_save_does():
 
     assert row(second) == row(first)
     assert Attempt.objects.get(pk=second.pk).move_times[-1] == 4321
+    second.held_reasons = []
+    assert not second.store(guard)  # the row moved on since the guard was taken
+    assert Attempt.objects.get(pk=second.pk).held_reasons == first.held_reasons
 
 
 def test_a_move_is_appended_and_written_as_save_does_unless_the_row_changed_first():
@@ -227,10 +231,10 @@ def test_a_move_is_appended_and_written_as_save_does_unless_the_row_changed_firs
 
 
 def test_store_writes_nothing_but_the_fields_play_changes():
-    attempt = played(True)
+    attempt = Attempt.objects.get(pk=played(True).pk)
     attempt.disqualified_reason = "not written by play"
     attempt.hints = 3
-    attempt.store()
+    assert attempt.store(attempt.guard())
     fresh = Attempt.objects.get(pk=attempt.pk)
     assert (fresh.disqualified_reason, fresh.hints) == ("", 0)
 
@@ -260,11 +264,21 @@ def test_every_field_play_changes_is_stored():
     stored_as_left(services.attempt_resign(attempt_id=attempt.pk, player=player))
 
 
-def test_storing_an_attempt_that_is_not_there_is_an_error():
+def test_storing_an_attempt_that_is_not_there_writes_nothing():
     attempt = played(True)
     Attempt.objects.filter(pk=attempt.pk).delete()
+    assert not attempt.store(attempt.guard())
+    assert not Attempt.objects.filter(pk=attempt.pk).exists()  # no INSERT
+
+
+def test_an_update_without_a_guard_of_a_row_not_there_is_an_error():
+    attempt = played(True)
+    Attempt.objects.filter(pk=attempt.pk).delete()
+    update = PreparedUpdate(Attempt, fields=("hints",))
     with pytest.raises(Attempt.DoesNotExist):
-        attempt.store()
+        update.save(attempt)
+    with pytest.raises(TypeError):
+        update.save(attempt, guard=attempt.guard())  # no guard to compare it with
     assert not Attempt.objects.filter(pk=attempt.pk).exists()  # no INSERT
 
 
@@ -343,17 +357,6 @@ def test_a_read_by_several_values_keeps_the_querys_constants():
     twins = PreparedRead(lambda a, b: Player.objects.filter(pk__in=[a, b]), slots=(-1, -1))
     with pytest.raises(ValueError):
         twins.first(1, 2)
-
-
-@pytest.mark.postgres
-def test_on_postgresql_the_statements_are_prepared_on_the_connection():
-    attempt = played(True)
-    with transaction.atomic():
-        Attempt.objects.locked_for_play(attempt.pk)
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT statement FROM pg_prepared_statements")
-            prepared = [row[0] for row in cursor.fetchall()]
-    assert any("FOR UPDATE" in sql for sql in prepared), prepared
 
 
 def test_a_values_list_read_gives_the_rows_the_orm_gives():

@@ -26,7 +26,8 @@ EXPECTED = {
     "start": 10,
     # The cookie's player; the attempt, read unlocked; the move appended by one guarded write.
     "move": 3,
-    "resign": 5,
+    # The same three: the cookie's player; the attempt; the end written by one guarded write.
+    "resign": 3,
 }
 
 

@@ -215,3 +215,25 @@ async def test_a_rest_move_reads_once_and_writes_once(trips):
     assert len(of_the_attempt) == 2 * len(moves), trips.database[:8]
     assert not {"BEGIN", "COMMIT"} & set(trips.database)
     assert len(trips.database) <= 3 * len(moves), trips.database[:8]  # and who the cookie names
+
+
+async def test_a_socket_resignation_waits_once_on_the_database(trips, sender):
+    """The end is written by one guarded statement from the socket's copy: no read, no lock,
+    no transaction of its own."""
+    attempt_id, token, rest = await a_ranked_game("resigns", played=30)
+    tab = socket(f"/ws/play/{attempt_id}/", token)
+    try:
+        connected, _ = await tab.connect()
+        assert connected
+        assert (await receive(tab))["state"]["seq"] == 30
+        trips.clear()
+        trips.counting = True
+        await tab.send_json_to({"type": "resign"})
+        answer = await receive(tab)
+        trips.counting = False
+    finally:
+        trips.counting = False
+        await close_all(tab)
+
+    assert answer["type"] == "state" and answer["state"]["status"] == "resigned", answer
+    assert len(trips.database) <= 1, trips.database

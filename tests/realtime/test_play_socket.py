@@ -493,17 +493,23 @@ async def first_state(*tabs) -> None:
         assert (await receive(tab))["type"] == "state"
 
 
-async def test_a_tab_left_behind_by_another_plays_on_from_the_attempt_as_it_stands():
-    """The second tab kept the attempt as it was before the first tab's move: its next move
-    (legal only after that one) is checked against the stored position, not its copy."""
+async def a_tab_left_behind():
+    """Two tabs of one attempt; the first plays the line's first move, which the second hears
+    but its copy of the attempt is older: the line, the attempt and the two tabs."""
     daily, attempt, token = await alice_playing()
     line = daily.deal.certificate
     tab, second = (socket(f"/ws/play/{attempt.pk}/", token) for _ in range(2))
     await first_state(tab, second)
-
     await tab.send_json_to({"type": "move", "seq": 0, "move": line[0]})
     assert (await receive(tab))["state"]["seq"] == 1
-    assert (await receive(second))["state"]["seq"] == 1  # heard, but its copy is older
+    assert (await receive(second))["state"]["seq"] == 1
+    return line, attempt, tab, second
+
+
+async def test_a_tab_left_behind_by_another_plays_on_from_the_attempt_as_it_stands():
+    """The second tab kept the attempt as it was before the first tab's move: its next move
+    (legal only after that one) is checked against the stored position, not its copy."""
+    line, attempt, tab, second = await a_tab_left_behind()
     await second.send_json_to({"type": "move", "seq": 1, "move": line[1]})
 
     assert (await receive(second))["state"]["seq"] == 2
@@ -575,3 +581,22 @@ async def test_an_admins_decision_made_between_two_moves_stays():
     assert await review_of(attempt.pk) == Attempt.Review.APPROVED
     assert await stored(attempt.pk) == (line[:2], 2)
     await close_all(tab)
+
+
+@database_sync_to_async
+def status_of(attempt_id: int) -> str:
+    return Attempt.objects.get(pk=attempt_id).status
+
+
+async def test_a_tab_left_behind_resigns_the_attempt_as_it_stands():
+    """The second tab kept the attempt from before the first tab's move: its resignation's
+    guarded write finds the row changed, and is made again on the row as it stands, the move
+    kept."""
+    line, attempt, tab, second = await a_tab_left_behind()
+    await second.send_json_to({"type": "resign"})
+
+    answer = await receive(second)
+    assert answer["state"]["status"] == "resigned" and answer["state"]["seq"] == 1
+    assert await stored(attempt.pk) == (line[:1], 1)
+    assert await status_of(attempt.pk) == Attempt.Status.RESIGNED
+    await close_all(tab, second)
