@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+import threading
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync, database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db.backends.utils import CursorWrapper
 
 from games import services
 from games.identity import COOKIE_NAME
@@ -82,3 +85,49 @@ async def flusher():
 @pytest.fixture(autouse=True)
 def _open_origin(settings):
     settings.ALLOWED_HOSTS = ["localhost", "testserver"]
+
+
+# -- the sockets' one route to the database ------------------------------------------------------
+
+#: What `database_sync_to_async` runs each call in: the frame a query must come from.
+_HANDLER = DatabaseSyncToAsync.thread_handler.__code__
+
+
+def query_route() -> str | None:
+    """Why the query being made now takes a route a socket must not take, or None when it is
+    made by `database_sync_to_async` (which closes the thread's old connections before and
+    after it) or by a test's own code outside any event loop."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code is _HANDLER:
+            return None
+        frame = frame.f_back
+    if threading.current_thread() is threading.main_thread():
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return None  # a sync test's own setup or check
+        return "on the event loop's thread"
+    return f"in thread {threading.current_thread().name}, not through database_sync_to_async"
+
+
+@pytest.fixture(autouse=True)
+def database_only_through_its_thread(monkeypatch):
+    """Every query made while a test of the sockets runs comes through `database_sync_to_async`
+    (or is the test's own, outside the event loop): a socket never reaches the database from
+    the event loop, nor from a thread of its own that would keep old connections open."""
+    strays: list[str] = []
+
+    def checked(method):
+        def execute(self, sql, *args, **kwargs):
+            why = query_route()
+            if why is not None:
+                strays.append(f"{why}: {str(sql)[:80]}")
+            return method(self, sql, *args, **kwargs)
+
+        return execute
+
+    monkeypatch.setattr(CursorWrapper, "execute", checked(CursorWrapper.execute))
+    monkeypatch.setattr(CursorWrapper, "executemany", checked(CursorWrapper.executemany))
+    yield
+    assert not strays, strays
