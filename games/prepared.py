@@ -23,6 +23,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models.query import get_related_populators
+from django.db.models.signals import post_save, pre_save
 from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=models.Model)
@@ -224,6 +225,7 @@ class PreparedUpdate(Generic[M]):
         append: tuple[str, ...] = (),
         guard: tuple[str, ...] = (),
     ) -> None:
+        _without_save_receivers(model)
         self.model = model
         self.append = _plain_fields(model, lambda f: f.name in append)
         self.fields = _plain_fields(model, lambda f: f.name in fields)
@@ -235,6 +237,7 @@ class PreparedUpdate(Generic[M]):
         self._lock = threading.Lock()
 
     def _build_sql(self, using: str) -> str:
+        _without_save_receivers(self.model)
         connection = connections[using]
         quote = connection.ops.quote_name
         sets = []
@@ -296,6 +299,7 @@ class PreparedInsert(Generic[M]):
     def __init__(self, model: type[M]) -> None:
         if model.save is not models.Model.save:
             raise TypeError(f"{model.__name__} has a save() of its own, which an insert skips")
+        _without_save_receivers(model)
         self.model = model
         self.fields = _plain_fields(model, lambda f: f is not model._meta.auto_field)
         self._sql: dict[str, tuple[str, bool]] = {}
@@ -306,6 +310,7 @@ class PreparedInsert(Generic[M]):
         return _built_once(self._sql, self._lock, using, lambda: self._build_sql(using))
 
     def _build_sql(self, using: str) -> tuple[str, bool]:
+        _without_save_receivers(self.model)
         connection = connections[using]
         quote = connection.ops.quote_name
         meta = self.model._meta
@@ -336,6 +341,17 @@ class PreparedInsert(Generic[M]):
         instance._state.adding = False
         instance._state.db = using
         return instance
+
+
+def _without_save_receivers(model: type[models.Model]) -> None:
+    """Refuse a model that has receivers of `pre_save` or `post_save`: a prepared write sends
+    no signal, so they would silently miss its writes. Checked when the write is made and again
+    when its SQL is first built (the receivers are connected once the apps are ready)."""
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        raise TypeError(
+            f"{model.__name__} has receivers of pre_save or post_save, which a prepared write "
+            "would not send: write it with save()"
+        )
 
 
 def _plain_fields(model: type[models.Model], keep: Callable[[Any], bool]) -> list[Any]:

@@ -11,6 +11,7 @@ import threading
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count
+from django.db.models.signals import post_save, pre_save
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
@@ -48,6 +49,7 @@ def played(daily_attempt: bool, name: str = "alice", daily=None) -> Attempt:
 
 
 @pytest.mark.parametrize("daily_attempt", [True, False], ids=["daily", "practice"])
+@pytest.mark.optimisation
 def test_it_reads_what_the_orm_reads_with_the_daily_and_deal_in_one_query(daily_attempt):
     attempt = played(daily_attempt)
     with transaction.atomic():
@@ -198,6 +200,7 @@ def test_store_writes_the_fields_play_changes_as_save_does():
     assert Attempt.objects.get(pk=second.pk).held_reasons == first.held_reasons
 
 
+@pytest.mark.optimisation
 def test_a_move_is_appended_and_written_as_save_does_unless_the_row_changed_first():
     """`store_move` sends the move and its time, not the history, and writes the other play
     fields as `save()` would; a guard the row no longer holds writes nothing."""
@@ -269,6 +272,28 @@ def test_storing_an_attempt_that_is_not_there_writes_nothing():
     Attempt.objects.filter(pk=attempt.pk).delete()
     assert not attempt.store(attempt.guard())
     assert not Attempt.objects.filter(pk=attempt.pk).exists()  # no INSERT
+
+
+@pytest.mark.parametrize("signal", [pre_save, post_save], ids=["pre_save", "post_save"])
+def test_a_model_with_save_receivers_is_refused_as_its_writes_send_no_signal(signal):
+    def heard(**kwargs) -> None:  # pragma: no cover - never sent: that is the point
+        pass
+
+    made = PreparedUpdate(Attempt, fields=("hints",))  # before the receiver, whose app was late
+    signal.connect(heard, sender=Attempt)
+    try:
+        with pytest.raises(TypeError, match="pre_save or post_save"):
+            PreparedUpdate(Attempt, fields=("hints",))
+        with pytest.raises(TypeError, match="pre_save or post_save"):
+            PreparedInsert(Attempt)
+        with pytest.raises(TypeError, match="pre_save or post_save"):
+            made.save(played(True))  # its SQL is first built now
+    finally:
+        signal.disconnect(heard, sender=Attempt)
+
+
+def test_the_model_written_by_prepared_writes_has_no_save_receivers():
+    assert not pre_save.has_listeners(Attempt) and not post_save.has_listeners(Attempt)
 
 
 def test_an_update_without_a_guard_of_a_row_not_there_is_an_error():
