@@ -73,7 +73,7 @@ def dailies_between(*, start: dt.date, end: dt.date) -> list[DailyChallenge]:
     )
 
 
-def ranked_attempts(daily: DailyChallenge) -> QuerySet[Attempt]:
+def board_attempts(*, daily: DailyChallenge) -> QuerySet[Attempt]:
     """The attempts that count on a daily's board (`AttemptQuerySet.on_board`)."""
     return Attempt.objects.filter(daily=daily).on_board()
 
@@ -290,7 +290,7 @@ def daily_summaries(
     return summaries
 
 
-def attempt_par(attempt: Attempt) -> int | None:
+def attempt_par(*, attempt: Attempt) -> int | None:
     """A daily's par as this attempt's player may see it (never for a random practice)."""
     daily = attempt.daily
     if daily is None or not daily.par_shown(finished=attempt.is_finished):
@@ -452,7 +452,7 @@ def daily_observed(*, daily: DailyChallenge) -> dict[str, Any]:
     share of wins, and of the wins the median moves over par and the median time (the time
     that ranks, `Attempt.board_seconds`). What the day's end records beside the solver's
     predicted difficulty."""
-    played = list(ranked_attempts(daily).started())
+    played = list(board_attempts(daily=daily).started())
     wins = [attempt for attempt in played if attempt.status == Attempt.Status.WON]
     par = daily.deal.par
     over = [attempt.move_count - par for attempt in wins] if par is not None else []

@@ -136,6 +136,7 @@ async def _hand_overs_to_the_loop(application, monkeypatch, path: str) -> tuple[
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.optimisation
 async def test_a_request_runs_its_middleware_and_view_in_one_visit_to_the_thread(
     settings, monkeypatch
 ):
@@ -200,6 +201,7 @@ async def _one_after_another(requests: int) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.optimisation
 async def test_requests_one_after_another_are_served_by_one_kept_thread(finished_requests):
     """No thread is started per request."""
     await _one_after_another(3)
@@ -219,6 +221,7 @@ async def test_a_kept_thread_holds_no_database_connection_between_requests(finis
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.optimisation
 async def test_a_request_visits_its_thread_once(monkeypatch):
     """`request_started`, the chain and `request_finished` in one call to the thread."""
     from asgiref import sync

@@ -435,7 +435,7 @@ class AttemptStateSerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.IntegerField(allow_null=True))
     def get_par(self, state: AttemptState) -> int | None:
-        return selectors.attempt_par(state.attempt)
+        return selectors.attempt_par(attempt=state.attempt)
 
     @extend_schema_field(serializers.BooleanField(allow_null=True))
     def get_par_proven(self, state: AttemptState) -> bool | None:

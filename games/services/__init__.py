@@ -114,7 +114,6 @@ __all__ = [
     "deal_solve",
     "deal_store_solution",
     "difficulty_cuts_apply",
-    "difficulty_cuts_apply",
     "player_create_guest",
     "player_link_user",
     "player_rename",

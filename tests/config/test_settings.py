@@ -296,6 +296,7 @@ def test_every_redis_name_starts_with_the_deployments_prefix():
     assert default["CHANNEL_LAYERS"]["default"]["CONFIG"]["prefix"] == "patience:ws"
 
 
+@pytest.mark.optimisation
 def test_no_redis_client_reads_package_metadata_for_a_new_connection():
     """The channel layer's, the cache's and the short commands' clients each make a connection
     (made, not connected: no Redis is needed) without redis-py reading its version from the

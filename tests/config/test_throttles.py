@@ -245,6 +245,7 @@ def test_a_refused_request_waits_at_most_its_window():
 
 
 @pytest.mark.redis
+@pytest.mark.optimisation
 async def test_a_socket_message_counts_in_the_windows_of_requests_without_a_thread(monkeypatch):
     """`count_async` (a socket's message, on the event loop) and `count` (a request) count in
     the same Redis windows, and the asynchronous count wakes no thread."""
@@ -310,6 +311,7 @@ async def test_a_socket_message_is_let_through_when_redis_does_not_answer(caplog
     assert any("throttles degraded" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.optimisation
 def test_a_request_costs_one_round_trip_to_redis_whatever_its_kinds(settings, daily, monkeypatch):
     """With Redis, every counter of a request is counted by one script call; without, the
     local cache is read and written once each, under the lock."""

@@ -31,6 +31,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.optimisation
 @pytest.mark.django_db(transaction=True)
 def test_each_request_of_the_rollover_makes_its_queries_and_no_more():
     masterpiece = factories.daily("masterpiece")

@@ -112,6 +112,7 @@ async def test_messages_reach_their_channels_and_groups_each_member():
     await layer.flush()
 
 
+@pytest.mark.optimisation
 async def test_many_group_sends_at_once_reach_each_member_in_their_order():
     layer = a_layer()
     one, two, alone = [await layer.new_channel() for _ in range(3)]

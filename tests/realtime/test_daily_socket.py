@@ -68,6 +68,7 @@ async def watcher(daily) -> tuple:
     return tab, await receive(tab)
 
 
+@pytest.mark.optimisation
 def test_an_event_reads_the_daily_its_numbers_its_rows_and_its_feed_in_four_queries():
     """Players, winners, playing now and the index's check come from one aggregate of the
     board's rows; the daily's game and date from a read whose SQL is built once."""
@@ -329,6 +330,7 @@ async def test_a_watcher_too_far_behind_gets_a_snapshot(fresh_store, flusher):
 
 
 @pytest.mark.redis
+@pytest.mark.optimisation
 def test_a_mark_waits_in_its_process_until_its_flusher_sends_them_all_at_once(
     fresh_store, monkeypatch
 ):
@@ -379,6 +381,7 @@ async def test_an_update_made_in_one_process_reaches_a_watcher_of_another():
     await other_process.flush()
 
 
+@pytest.mark.optimisation
 async def test_watchers_arriving_together_share_one_snapshot_until_the_board_changes(
     monkeypatch,
 ):

@@ -31,7 +31,12 @@ from tests.realtime.conftest import close_all, receive, socket
 #: and reads no registry of them.) In a busy process the index's updates share round trips.
 REDIS_A_LONE_MOVE = 2
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres,
+    pytest.mark.redis,
+    pytest.mark.optimisation,
+]
 
 
 @pytest.fixture

@@ -123,6 +123,7 @@ async def test_a_move_answers_the_state_rest_answers_and_a_second_tab_sees_it():
     await close_all(tab, second, bobs)
 
 
+@pytest.mark.optimisation
 async def test_old_database_connections_are_closed_by_the_database_work_alone(monkeypatch):
     """A message is handed to its handler with no trip to the database thread first
     (Channels' `aclose_old_connections`): the database work closes the connections that are
@@ -355,6 +356,7 @@ def open_tabs(attempt_id: int) -> set[str]:
     return live.tabs().members(attempt_id)
 
 
+@pytest.mark.optimisation
 async def test_a_move_of_the_only_open_tab_is_not_pushed_back_to_it(pushes):
     daily, attempt, token = await alice_playing()
     tab = socket(f"/ws/play/{attempt.pk}/", token)
@@ -378,6 +380,7 @@ async def test_a_move_of_the_only_open_tab_is_not_pushed_back_to_it(pushes):
     await close_all(tab, second)
 
 
+@pytest.mark.optimisation
 async def test_a_rest_move_with_no_tab_open_pushes_nothing_and_closed_tabs_leave(pushes):
     daily, attempt, token = await alice_playing()
     await rest_move(token, attempt.pk, 0, daily.deal.certificate[0])
