@@ -16,12 +16,16 @@ The model (each assumption an option):
   requests besides its moves (a guest for some, the dailies list, the starts, the finishes);
   as a game lasts longer than the rush, every player who started in it is still playing at its
   end, so moves per second peak at rush players / pace;
-- a move is one PostgreSQL write transaction; Redis serves `--redis-per-move` commands per move
-  (throttle, board index, live board mark, the attempt's other tabs, the live event);
+- a move is one PostgreSQL write statement; Redis serves `--redis-per-move` commands per move
+  (the rate count's script, the board index's script sent with the process's other moves, the
+  live board's marks: about 2.5, counted with `redis-cli monitor` during `play.py`);
 - `--watching` of the players playing also watch a board; a web process serves `--watchers`
   watchers with its p95 under a second (the fan-out benchmark's figure);
 - a core is planned at `--utilisation` of its capacity (a CPU-bound queue's latency grows
   fast above it).
+
+Races are planned apart (`--race-move-ms`, the race benchmark's CPU per race move): `--races`
+races at once of `--racers` players, each moving every `--race-pace` seconds.
 """
 
 from __future__ import annotations
@@ -61,6 +65,18 @@ def plan(players: int, a: argparse.Namespace) -> dict[str, float]:
     }
 
 
+def race_plan(races: int, a: argparse.Namespace) -> dict[str, float]:
+    moves_s = races * a.racers / a.race_pace
+    cpu = moves_s * a.race_move_ms / 1000
+    return {
+        "racers": races * a.racers,
+        "race moves/s": moves_s,
+        "web CPU, cores busy": cpu,
+        "web cores planned": cpu / a.utilisation,
+        "PostgreSQL write transactions/s": moves_s,
+    }
+
+
 def fmt(value: float) -> str:
     if value >= 100 or value == int(value):
         return f"{value:,.0f}"
@@ -80,11 +96,15 @@ def main() -> None:
     parser.add_argument("--requests", type=float, default=5, help="requests besides moves")
     parser.add_argument("--move-ms", type=float, required=True, help="server CPU per move, ms")
     parser.add_argument("--request-ms", type=float, required=True, help="CPU per other request")
-    parser.add_argument("--redis-per-move", type=float, default=8)
+    parser.add_argument("--redis-per-move", type=float, default=3)
     parser.add_argument("--watching", type=float, default=0.2, help="share also watching")
     parser.add_argument("--watchers", type=float, default=5000, help="watchers per process")
     parser.add_argument("--watcher-mib", type=float, required=True, help="MiB per 1,000")
     parser.add_argument("--utilisation", type=float, default=0.6)
+    parser.add_argument("--races", default="250,2500", help="races at once, comma-separated")
+    parser.add_argument("--racers", type=int, default=4, help="players per race")
+    parser.add_argument("--race-pace", type=float, default=2.0, help="seconds between moves")
+    parser.add_argument("--race-move-ms", type=float, help="server CPU per race move, ms")
     args = parser.parse_args()
     counts = [int(p) for p in args.players.split(",")]
     plans = [plan(n, args) for n in counts]
@@ -95,6 +115,17 @@ def main() -> None:
         f"{args.watcher_mib} MiB per 1,000 watchers; rush {args.rush:.0%} of the day's "
         f"players within ten minutes, {args.first_minute:.0%} of them in the first; "
         f"a move every {args.pace:g} s)"
+    )
+    if args.race_move_ms is None:
+        return
+    races = [int(r) for r in args.races.split(",")]
+    race_plans = [race_plan(n, args) for n in races]
+    rows = [[what, *(fmt(p[what]) for p in race_plans)] for what in race_plans[0]]
+    print()
+    print(table(["races at once", *(f"{n:,}" for n in races)], rows))
+    print(
+        f"\n(race move {args.race_move_ms} ms of server CPU; {args.racers} players a race, "
+        f"a move every {args.race_pace:g} s each)"
     )
 
 
