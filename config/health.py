@@ -79,7 +79,7 @@ def check_database() -> str:
 
 
 def check_redis() -> str:
-    from games.redis_client import client_for
+    from infra.redis import client_for
 
     client_for(settings.REDIS_URL).ping()
     return OK

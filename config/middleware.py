@@ -5,7 +5,7 @@
   player. Guests need no CSRF token (their cookie is SameSite=Lax), but SameSite treats
   another port of the same host as the same site; the Origin header does not.
 - `NulRefusalMiddleware`: a request whose path, query, cookies or body hold the NUL character
-  is refused with 400 `malformed` before anything reads it (games/textinput.py says why).
+  is refused with 400 `malformed` before anything reads it (infra/textinput.py says why).
 - `DatabaseUnavailableMiddleware`: a view that cannot reach the database answers 503
   `database_unavailable` with Retry-After rather than a 500 page.
 """
@@ -21,7 +21,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 
 from config.errors import database_unavailable, error_response, is_database_unavailable
-from games.textinput import NUL_DETAIL, holds_nul, json_holds_nul
+from infra.textinput import NUL_DETAIL, holds_nul, json_holds_nul
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

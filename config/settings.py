@@ -337,7 +337,7 @@ if DATABASE_URL:
         options.setdefault("connect_timeout", 3)  # seconds (libpq)
         # Prepared statements on (psycopg's default; Django turns them off for the sake of an
         # outside pooler in transaction mode, which this deployment does not have): only the
-        # reads and writes of every move and cookie (games/prepared.py) bind on the server and
+        # reads and writes of every move and cookie (infra/prepared.py) bind on the server and
         # are prepared, once per pooled connection; the ORM's other queries bind on the client.
         options.setdefault("prepare_threshold", 5)
         options["pool"] = {
@@ -491,7 +491,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # itself let five anonymous guesses lock anybody out, the admin included). Locking an address
 # alone would lock out every player behind it (a school, an office, a mobile carrier's NAT);
 # guessing from many addresses is slowed by the "accounts" throttles per address and network.
-# The address is the one the app itself trusts (games/addresses.py: NUM_PROXIES hops of
+# The address is the one the app itself trusts (infra/addresses.py: NUM_PROXIES hops of
 # X-Forwarded-For, else the connection's), never a header it ignores. The backend is axes'
 # lockout check (AxesStandaloneBackend) in front of Django's ModelBackend, in one class
 # (config/auth.py): a locked-out pair cannot log in, and with a single backend
@@ -500,7 +500,7 @@ AUTHENTICATION_BACKENDS = ["config.auth.LockoutModelBackend"]
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_CLIENT_IP_CALLABLE = "games.addresses.request_address"
+AXES_CLIENT_IP_CALLABLE = "infra.addresses.request_address"
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_RESET_ON_SUCCESS = True
 # The answer to a locked-out login: JSON 429 `locked_out` under /api/ (games/api/errors.py).

@@ -6,13 +6,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from redis.exceptions import RedisError
-
-#: What a Redis server that cannot be reached raises (redis-py's errors and the socket's own):
-#: the one list every Redis user of the project (throttle cache, channel layer, leaderboard
-#: index) catches to degrade instead of failing.
-REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
-
 
 class ServiceError(Exception):
     status = 400

@@ -17,7 +17,7 @@ from typing import Any
 
 from games import services
 from games.models import Player, PlayerToken
-from games.prepared import PreparedRead
+from infra.prepared import PreparedRead
 
 COOKIE_NAME = "patience_player"
 COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60  # seconds; renewed by every visit that knows the player

@@ -28,7 +28,7 @@ from django.db.models import Q
 
 from games import clock, names
 from games.engine import GAMES, deals
-from games.prepared import PreparedRead, PreparedUpdate
+from infra.prepared import PreparedRead, PreparedUpdate
 
 RULES_VERSION = 1
 DEAL_LENGTH = 52 * 3 - 1  # 52 two-character codes and 51 spaces

@@ -13,11 +13,11 @@ from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 
 from games import clock, errors
-from games.addresses import address_or_none, network56_of, network_of
 from games.engine import game_class
 from games.errors import NotFound, attempt_not_found
 from games.models import WIN, Attempt, DailyChallenge, GameName, Player
-from games.prepared import PreparedListRead, PreparedRead
+from infra.addresses import address_or_none, network56_of, network_of
+from infra.prepared import PreparedListRead, PreparedRead
 
 #: A published daily by game and date, with its deal (every start reads it; SQL built once).
 _DAILY_READ: PreparedRead[DailyChallenge] = PreparedRead(

@@ -39,15 +39,12 @@ from typing import Any, TypeVar, cast
 import redis
 from django.conf import settings
 
-from games import errors, redis_client
-from games.loop_task import LoopTask
 from games.models import Standing
+from infra.loop_task import LoopTask
+from infra.redis import REDIS_ERRORS, client_for
 from leaderboards import board, ranking
 
 logger = logging.getLogger(__name__)
-
-#: What "Redis is not there" looks like.
-REDIS_ERRORS = errors.REDIS_ERRORS  # what an unreachable Redis raises (games/errors.py)
 
 #: An index lives this long after its last change; an older board is rebuilt when read.
 TTL_SECONDS = 3 * 24 * 3600
@@ -103,7 +100,7 @@ def client() -> redis.Redis | None:
     url = _url()
     if not url or _health.down_until.get(url, 0.0) > time.monotonic():
         return None
-    return redis_client.client_for(url)
+    return client_for(url)
 
 
 def degraded(exc: BaseException) -> None:

@@ -22,6 +22,7 @@ from django.db.models import Avg, Case, Count, F, IntegerField, Sum, When
 from games import clock
 from games.models import Attempt, DailyChallenge, Player
 from games.selectors import game_check, ranked_attempt
+from infra.redis import REDIS_ERRORS
 from leaderboards import board, index, ranking, streaks
 
 #: A player counts as playing now with a move in the last this long; past it, the row says
@@ -79,7 +80,7 @@ def board_page(*, daily: DailyChallenge, limit: int = 50, offset: int = 0) -> li
     if conn is not None:
         try:
             return _index_rows(conn, daily.pk, offset, offset + limit - 1)
-        except index.REDIS_ERRORS as exc:
+        except REDIS_ERRORS as exc:
             index.degraded(exc)
     ranked = _database_board(daily.pk)[offset : offset + limit]
     return [board.row(rank, attempt, e) for rank, e, attempt in ranked]
@@ -100,7 +101,7 @@ def board_around(*, daily: DailyChallenge, player: Player | None, radius: int = 
             if found is not None:
                 at = cast(int, found)  # a rank (no scores asked for)
                 return _index_rows(conn, daily.pk, max(0, at - radius), at + radius)
-        except index.REDIS_ERRORS as exc:
+        except REDIS_ERRORS as exc:
             index.degraded(exc)
     ranked = _database_board(daily.pk)
     position = next((i for i, (_, _, a) in enumerate(ranked) if a.pk == attempt.pk), None)
@@ -122,7 +123,7 @@ def board_head(
         try:
             rows = _index_rows(conn, daily.pk, 0, limit - 1) if limit else []
             return rows, int(conn.zcard(index.keys(daily.pk).board))
-        except index.REDIS_ERRORS as exc:
+        except REDIS_ERRORS as exc:
             index.degraded(exc)
     ranked = _database_board(daily.pk)
     return [board.row(rank, attempt, e) for rank, e, attempt in ranked[:limit]], len(ranked)
@@ -149,7 +150,7 @@ def board_total(*, daily: DailyChallenge) -> int:
     if conn is not None:
         try:
             return int(conn.zcard(index.keys(daily.pk).board))
-        except index.REDIS_ERRORS as exc:
+        except REDIS_ERRORS as exc:
             index.degraded(exc)
     return board.board_queryset(daily.pk).count()
 
@@ -175,7 +176,7 @@ def rank_of(*, daily_id: int, entry: ranking.Entry, settled: bool = True) -> int
         try:
             better = conn.zcount(index.keys(daily_id).board, "-inf", f"({ranking.score(entry)}")
             return int(better) + 1
-        except index.REDIS_ERRORS as exc:
+        except REDIS_ERRORS as exc:
             index.degraded(exc)
     mine = ranking.tie_key(entry)
     others = (board.entry_of(a) for a in board.board_queryset(daily_id))

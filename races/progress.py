@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
 
-from games.loop_task import LoopTask
+from infra.loop_task import LoopTask
 from races import services
 
 logger = logging.getLogger(__name__)

@@ -34,10 +34,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from games import redis_client
-from games.loop_task import LoopTask
 from games.models import DailyChallenge
-from games.prepared import PreparedRead
+from infra.loop_task import LoopTask
+from infra.prepared import PreparedRead
+from infra.redis import PerProcess, client_for
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ class RedisStore:
     process's flusher is woken at once, so a quiet board's change still goes out at once."""
 
     def __init__(self, url: str, prefix: str) -> None:
-        self.redis = redis_client.client_for(url)
+        self.redis = client_for(url)
         self.prefix = prefix
         self.DIRTY = f"{prefix}:dirty"
         self.lock = threading.Lock()
@@ -169,7 +169,7 @@ class RedisStore:
 
 
 #: This process's marks, versions and event logs (Redis when REDIS_URL is set).
-store: redis_client.PerProcess[LocalStore | RedisStore] = redis_client.PerProcess(
+store: PerProcess[LocalStore | RedisStore] = PerProcess(
     lambda url, prefix: RedisStore(url, prefix=f"{prefix}:live"), LocalStore
 )
 

@@ -48,13 +48,14 @@ from django.conf import settings
 from django.contrib import auth
 
 from games import services
-from games.addresses import scope_address
 from games.api.throttles import scope_wait, scope_wait_async
-from games.errors import REDIS_ERRORS, ServiceError
+from games.errors import ServiceError
 from games.identity import player_for
 from games.models import Attempt, Player
 from games.state import attempt_state, position
 from infra import metrics
+from infra.addresses import scope_address
+from infra.redis import REDIS_ERRORS
 from realtime import pushes
 from realtime.sockets import (
     CLOSE_FORBIDDEN,
@@ -172,7 +173,7 @@ class PlayConsumer(JsonSocket):
     #: this socket makes is pushed to them by this socket, only when there is one.
     others: set[str]
     last_state: dict[str, Any] | None = None  # the newest state this socket sent
-    address = ""  # the client's, as games/addresses.py trusts it
+    address = ""  # the client's, as infra/addresses.py trusts it
 
     async def connect(self) -> None:
         self.attempt_id = int(self.scope["url_route"]["kwargs"]["attempt_id"])

@@ -33,11 +33,10 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import redis_client
 from games.api.serializers import render_state
-from games.errors import REDIS_ERRORS
 from games.models import Attempt
 from games.state import AttemptState, attempt_state
+from infra.redis import REDIS_ERRORS, PerProcess, client_for
 
 logger = logging.getLogger(__name__)
 
@@ -160,7 +159,7 @@ class _RedisTabs:
     """Several processes: a Redis set per attempt, refreshed by each use."""
 
     def __init__(self, url: str, prefix: str) -> None:
-        self.redis = redis_client.client_for(url)
+        self.redis = client_for(url)
         self.prefix = prefix
 
     def _key(self, attempt_id: int) -> str:
@@ -184,9 +183,7 @@ class _RedisTabs:
 
 
 #: This process's registry of play sockets (Redis when REDIS_URL is set).
-tabs: redis_client.PerProcess[_LocalTabs | _RedisTabs] = redis_client.PerProcess(
-    _RedisTabs, _LocalTabs
-)
+tabs: PerProcess[_LocalTabs | _RedisTabs] = PerProcess(_RedisTabs, _LocalTabs)
 
 
 def tab_opened(attempt_id: int, channel: str) -> None:

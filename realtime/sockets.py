@@ -34,9 +34,9 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from games.errors import REDIS_ERRORS
-from games.textinput import NUL_DETAIL, holds_nul
 from infra import metrics
+from infra.redis import REDIS_ERRORS
+from infra.textinput import NUL_DETAIL, holds_nul
 
 logger = logging.getLogger(__name__)
 
@@ -225,7 +225,7 @@ class JsonSocket(AsyncWebsocketConsumer):
                 error_message("malformed", 'A message is a JSON object with a "type".')
             )
             return
-        # A raw NUL cannot be in JSON text that parsed; an escaped one can (games/textinput.py).
+        # A raw NUL cannot be in JSON text that parsed; an escaped one can (infra/textinput.py).
         if "\\u0000" in text_data and holds_nul(message):
             await self.send_json(error_message("malformed", NUL_DETAIL))
             return

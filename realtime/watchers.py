@@ -22,7 +22,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from games.errors import REDIS_ERRORS
+from infra.redis import REDIS_ERRORS
 from realtime.sockets import join_layer_group
 
 logger = logging.getLogger(__name__)

@@ -33,9 +33,10 @@ from django.contrib.auth import login as django_login
 from django.contrib.auth import logout as django_logout
 from django.http import HttpRequest, HttpResponseBase
 
-from games import addresses, services
+from games import services
 from games.identity import COOKIE_MAX_AGE, COOKIE_NAME, player_for
 from games.models import Player
+from infra import addresses
 
 DEVICE_COOKIE = "patience_device"
 DEVICE_MAX_AGE = COOKIE_MAX_AGE

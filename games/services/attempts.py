@@ -12,7 +12,6 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
 from games import clock, errors, fairplay, signals
-from games.addresses import address_or_none, network56_of, network_of
 from games.engine import Game, MalformedError, game_class, replay
 from games.engine.cards import TEXT
 from games.engine.errors import IllegalMoveError
@@ -29,7 +28,6 @@ from games.models import (
     counted_ms,
     seed_text,
 )
-from games.prepared import PreparedInsert, PreparedRead
 from games.selectors import (
     daily_address_counts,
     daily_device_played,
@@ -38,7 +36,9 @@ from games.selectors import (
 )
 from games.services.deals import deal_lower_par
 from games.state import AttemptState, attempt_state, position
+from infra.addresses import address_or_none, network56_of, network_of
 from infra.metrics import counts_refused_moves
+from infra.prepared import PreparedInsert, PreparedRead
 
 MOVE_TOKEN_MIN, MOVE_TOKEN_MAX = 1, 8  # "U" .. the longest token, "FC>T7" or "M8>M1", is 5
 HISTORY_MAX = 5000  # moves per attempt; no real game comes near

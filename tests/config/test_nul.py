@@ -1,5 +1,5 @@
 """Text holding NUL (U+0000) is refused with 400 `malformed` wherever a client can put it: a
-path, a query, a cookie, a body (config/middleware.py `NulRefusalMiddleware`, games/textinput.py).
+path, a query, a cookie, a body (config/middleware.py `NulRefusalMiddleware`, infra/textinput.py).
 On PostgreSQL such text had reached a query and answered 500."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from games.models import Player
-from games.textinput import json_holds_nul
+from infra.textinput import json_holds_nul
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db

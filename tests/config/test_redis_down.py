@@ -14,6 +14,7 @@ from django.core.cache import caches
 from rest_framework.test import APIClient
 
 from games.api import throttles
+from infra import ratewindows
 from tests.config.support import free_port, stop, wait_for_port
 from tests.games import factories
 
@@ -129,7 +130,7 @@ async def test_a_socket_messages_count_lets_through_while_redis_is_down_and_coun
     same port (empty: its script is loaded again)."""
     counter = [(f"throttle_{uuid.uuid4().hex}_socket", 2, 60)]
     monkeypatch.setattr(throttles, "_degraded_warned_at", None)  # said at most once a minute
-    assert throttles.windows_of(throttles.shared_cache()).async_settings is not None
+    assert ratewindows.windows_of(throttles.shared_cache()).async_settings is not None
     redis = start_redis(redis_port)
     try:
         assert await throttles.count_async(counter) == 0.0  # the loop's client connects

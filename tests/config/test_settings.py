@@ -313,7 +313,7 @@ redis.utils.get_lib_version = read
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
-from games.redis_client import client_for
+from infra.redis import client_for
 
 made = [
     get_channel_layer().create_pool(0).make_connection(),

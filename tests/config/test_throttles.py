@@ -11,8 +11,9 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
-from games.addresses import network_of
 from games.api import throttles
+from infra import ratewindows
+from infra.addresses import network_of
 from tests.games import factories
 
 
@@ -249,13 +250,13 @@ def test_a_refused_request_waits_at_most_its_window():
 async def test_a_socket_message_counts_in_the_windows_of_requests_without_a_thread(monkeypatch):
     """`count_async` (a socket's message, on the event loop) and `count` (a request) count in
     the same Redis windows, and the asynchronous count wakes no thread."""
-    windows = throttles.windows_of(throttles.shared_cache())
-    assert isinstance(windows, throttles.RedisWindows) and windows.async_settings is not None
+    windows = ratewindows.windows_of(throttles.shared_cache())
+    assert isinstance(windows, ratewindows.RedisWindows) and windows.async_settings is not None
 
     async def no_thread(*args, **kwargs):
         raise AssertionError("a thread was woken to count")
 
-    monkeypatch.setattr(throttles.asyncio, "to_thread", no_thread)
+    monkeypatch.setattr(ratewindows.asyncio, "to_thread", no_thread)
     counter = [(f"throttle_{uuid.uuid4().hex}_shared", 2, 60)]
 
     waits = [await throttles.count_async(counter), throttles.count(counter)]
@@ -270,7 +271,7 @@ async def test_a_socket_message_counts_in_the_windows_of_requests_without_a_thre
 async def test_a_burst_of_socket_messages_past_the_pools_connections_is_all_counted(caplog):
     """More messages at once than the event loop's client has connections wait for one: each is
     counted, none let through uncounted as if Redis were down."""
-    burst = throttles.ASYNC_CONNECTIONS * 3
+    burst = ratewindows.ASYNC_CONNECTIONS * 3
     counter = [(f"throttle_{uuid.uuid4().hex}_burst", burst, 60)]
 
     with caplog.at_level(logging.WARNING):
@@ -302,7 +303,7 @@ async def test_a_socket_message_is_let_through_when_redis_does_not_answer(caplog
     options = {"SOCKET_CONNECT_TIMEOUT": 0.25, "SOCKET_TIMEOUT": 0.5}
     cache = RedisCache(f"redis://127.0.0.1:{free_port()}/0", {"OPTIONS": options})  # nobody
     counter = [(f"throttle_{uuid.uuid4().hex}_down", 1, 60)]
-    assert throttles.windows_of(cache).async_settings is not None
+    assert ratewindows.windows_of(cache).async_settings is not None
 
     with caplog.at_level(logging.WARNING, logger="games.api.throttles"):
         waits = [await throttles.count_async(counter, cache=cache) for _ in range(2)]
@@ -320,10 +321,10 @@ def test_a_request_costs_one_round_trip_to_redis_whatever_its_kinds(settings, da
     rates(settings, starts_player="100/min", starts_ip="100/min", starts_net="100/min")
     counting = CountingCache(cache)
     monkeypatch.setattr(throttles.ScopeThrottle, "cache", counting)
-    windows = throttles.windows_of(counting)
+    windows = ratewindows.windows_of(counting)
     calls = []
     if settings.REDIS_URL:
-        windows = throttles.RedisWindows(cache)
+        windows = ratewindows.RedisWindows(cache)
         monkeypatch.setattr(throttles, "windows_of", lambda _: windows)
         script = windows.script
         monkeypatch.setattr(

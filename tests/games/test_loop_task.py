@@ -1,4 +1,4 @@
-"""One task of this process's event loop (games/loop_task.py): started once per loop, handed
+"""One task of this process's event loop (infra/loop_task.py): started once per loop, handed
 work from other threads, stopped after a bounded drain."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from games.loop_task import LoopTask
+from infra.loop_task import LoopTask
 
 
 async def collect(queue: asyncio.Queue[int], seen: list[int]) -> None:

@@ -1,4 +1,4 @@
-"""games/prepared.py: reads and writes whose SQL is built once. `Attempt.objects.shown` (the
+"""infra/prepared.py: reads and writes whose SQL is built once. `Attempt.objects.shown` (the
 attempt a move works on, with its daily and deal) and the player cookie's token read give what
 the ORM's own queries give; the guarded writes write what `save()` writes."""
 
@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import identity, services
 from games.models import BIGINT_MAX, Attempt, DailyChallenge, Player, PlayerToken
-from games.prepared import PreparedInsert, PreparedRead, PreparedUpdate
+from infra.prepared import PreparedInsert, PreparedRead, PreparedUpdate
 from tests.games import factories
 
 pytestmark = pytest.mark.django_db

@@ -1,11 +1,11 @@
-"""The process's one object of a kind (games/redis_client.py `PerProcess`): Redis when
+"""The process's one object of a kind (infra/redis.py `PerProcess`): Redis when
 REDIS_URL is set, memory otherwise, made once."""
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from games.redis_client import PerProcess
+from infra.redis import PerProcess
 
 
 def test_without_redis_one_object_in_memory_is_made_for_every_caller(settings):

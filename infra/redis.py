@@ -4,6 +4,9 @@ timeouts short enough that a Redis that is down costs a quarter or half a second
 
 `PerProcess` is the one object of such a kind a process uses: kept in Redis when REDIS_URL is
 set (shared by the server processes), in memory otherwise (the embedded default, one process).
+
+`REDIS_ERRORS` is what a Redis that cannot be reached raises. Moved here from
+games/redis_client.py and games/errors.py: nothing of it belongs to an app.
 """
 
 from __future__ import annotations
@@ -14,8 +17,14 @@ from typing import Generic, TypeVar
 
 import redis
 from django.conf import settings
+from redis.exceptions import RedisError
 
 T = TypeVar("T")
+
+#: What a Redis server that cannot be reached raises (redis-py's errors and the socket's own):
+#: the one list every Redis user of the project (throttle cache, channel layer, leaderboard
+#: index) catches to degrade instead of failing.
+REDIS_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
 
 #: Seconds to connect, and to wait for an answer.
 CONNECT_TIMEOUT = 0.25
