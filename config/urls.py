@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from games.api.views import api_not_found
+from games.api.base import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),

@@ -8,16 +8,23 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import names
 from games import selectors as games_selectors
 from games.api import identity
-from games.api.openapi import DATE, E404_DAILY, GAME
-from games.api.serializers import ErrorSerializer, choice_query, int_query, parse_date
-from games.api.views import ApiView
+from games.api.base import (
+    DATE,
+    E404_DAILY,
+    GAME,
+    ApiView,
+    choice_query,
+    error_response,
+    int_query,
+    parse_date,
+)
 from games.errors import NotFound
 from games.models import GameName, Player
 from leaderboards import selectors
@@ -33,11 +40,7 @@ OFFSET_MAX = 10**9
 AROUND_RADIUS = 5
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
-
-E400_QUERY = _error("`invalid`: a query parameter out of range or unknown.")
+E400_QUERY = error_response("`invalid`: a query parameter out of range or unknown.")
 
 LIMIT = OpenApiParameter(
     "limit",
@@ -83,7 +86,11 @@ class BoardView(ApiView):
             "your row. Today's or a past day's; a future one is 404. Creates no player."
         ),
         parameters=[GAME, DATE, LIMIT, OFFSET, AROUND],
-        responses={200: BoardSerializer, 400: _error("`bad_date`, `invalid`."), 404: E404_DAILY},
+        responses={
+            200: BoardSerializer,
+            400: error_response("`bad_date`, `invalid`."),
+            404: E404_DAILY,
+        },
     )
     def get(self, request: Request, game: str, date: str) -> Response:
         daily = games_selectors.daily_get(game=game, date=parse_date(date))
@@ -116,7 +123,11 @@ class DistributionView(ApiView):
             "once you finished your attempt or the day is over. Creates no player."
         ),
         parameters=[GAME, DATE],
-        responses={200: DistributionSerializer, 400: _error("`bad_date`."), 404: E404_DAILY},
+        responses={
+            200: DistributionSerializer,
+            400: error_response("`bad_date`."),
+            404: E404_DAILY,
+        },
     )
     def get(self, request: Request, game: str, date: str) -> Response:
         daily = games_selectors.daily_get(game=game, date=parse_date(date))
@@ -161,7 +172,7 @@ class MyStatsView(ApiView):
             "player: without one, 404 `no_player`."
         ),
         parameters=[GAME_QUERY],
-        responses={200: StatsSerializer, 400: E400_QUERY, 404: _error("`no_player`.")},
+        responses={200: StatsSerializer, 400: E400_QUERY, 404: error_response("`no_player`.")},
     )
     def get(self, request: Request) -> Response:
         player = identity.current_player(request)
@@ -183,7 +194,11 @@ class PlayerStatsView(ApiView):
             OpenApiParameter("display_name", OpenApiTypes.STR, OpenApiParameter.PATH),
             GAME_QUERY,
         ],
-        responses={200: StatsSerializer, 400: E400_QUERY, 404: _error("`player_not_found`.")},
+        responses={
+            200: StatsSerializer,
+            400: E400_QUERY,
+            404: error_response("`player_not_found`."),
+        },
     )
     def get(self, request: Request, display_name: str) -> Response:
         player = Player.objects.filter(name_key=names.name_key(display_name[:100])).first()

@@ -12,14 +12,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api import identity
-from games.api.openapi import E400, E403_CSRF, E413, E429
+from games.api.base import E400, E403_CSRF, E413, E429, ApiView, error_response
 from games.api.serializers import (
     AttemptStateSerializer,
-    ErrorSerializer,
     StrictSerializer,
     render_state,
 )
-from games.api.views import ApiView
 from games.models import GameName
 from games.state import attempt_state
 from races import selectors, services
@@ -165,16 +163,12 @@ class ReplaySerializer(serializers.Serializer):
 # -- the schema --------------------------------------------------------------------------------
 
 
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
-
 CODE = OpenApiParameter(
     "code", OpenApiTypes.STR, OpenApiParameter.PATH, description="The race's code."
 )
-E404 = _error("`race_not_found`.")
-E403_RACER = _error("`not_in_race` (join first), or `csrf_failed`.")
-E410 = _error("`race_expired`: the link lived a week.")
+E404 = error_response("`race_not_found`.")
+E403_RACER = error_response("`not_in_race` (join first), or `csrf_failed`.")
+E410 = error_response("`race_expired`: the link lived a week.")
 
 
 def _race_op(
@@ -230,10 +224,10 @@ class RacesView(ApiView):
         request=RaceMakeSerializer,
         responses={
             201: RaceSerializer,
-            400: _error("`invalid`, `bad_date`."),
+            400: error_response("`invalid`, `bad_date`."),
             403: E403_CSRF,
-            404: _error("`unknown_game`, `daily_not_found`, `attempt_not_found`."),
-            409: _error(
+            404: error_response("`unknown_game`, `daily_not_found`, `attempt_not_found`."),
+            409: error_response(
                 "`daily_running`, `not_certified`, or `no_deal` (no deal to race on yet: try "
                 "again shortly)."
             ),
@@ -269,7 +263,7 @@ class RaceOfferView(ApiView):
                 "attempt_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="Your game."
             )
         ],
-        responses={200: OfferSerializer, 404: _error("`attempt_not_found`."), 429: E429},
+        responses={200: OfferSerializer, 404: error_response("`attempt_not_found`."), 429: E429},
     )
     def get(self, request: Request, attempt_id: int) -> Response:
         offer = selectors.attempt_race_offer(
@@ -302,7 +296,7 @@ class RaceJoinView(ApiView):
         "A guest is made for a request without a player.",
         {
             403: E403_CSRF,
-            409: _error("`race_full`, or `race_started` (a newcomer after the start)."),
+            409: error_response("`race_full`, or `race_started` (a newcomer after the start)."),
             410: E410,
         },
         ok={201: RaceSerializer, 200: RaceSerializer},
@@ -337,7 +331,7 @@ class RaceReadyView(ApiView):
         {
             400: E400,
             403: E403_RACER,
-            409: _error("`race_started`, or `racer_gone` (join again first)."),
+            409: error_response("`race_started`, or `racer_gone` (join again first)."),
             410: E410,
         },
         request=ReadySerializer,
@@ -359,8 +353,8 @@ class RaceStartView(ApiView):
         "The host (the maker, or the first racer present when the maker left) starts the "
         "countdown (`starts_at`).",
         {
-            403: _error("`not_in_race`, `not_host`, or `csrf_failed`."),
-            409: _error("`race_started`, or `too_few_racers`."),
+            403: error_response("`not_in_race`, `not_host`, or `csrf_failed`."),
+            409: error_response("`race_started`, or `too_few_racers`."),
             410: E410,
         },
     )
@@ -380,7 +374,7 @@ class RaceAttemptView(ApiView):
         "on a daily's board.",
         {
             403: E403_RACER,
-            409: _error(
+            409: error_response(
                 "`race_not_started`, `countdown` (`starts_in` says how many seconds are "
                 "left), or `race_over` (for a racer who never played)."
             ),
@@ -410,7 +404,7 @@ class RaceRematchView(ApiView):
         "to ask makes it (201), the others get the same one (200).",
         {
             403: E403_RACER,
-            409: _error("`race_not_started`, or `no_deal`."),
+            409: error_response("`race_not_started`, or `no_deal`."),
         },
         ok={201: RaceSerializer, 200: RaceSerializer},
     )
@@ -429,8 +423,8 @@ class RaceReplaysView(ApiView):
         "saw it (never a card they had not turned up, nor the deal): once the race is over, or "
         "once your own game is finished (`you.replays`).",
         {
-            403: _error("`race_not_over`: you are not in the race and it is not over."),
-            409: _error("`race_not_over`: finish your own game first."),
+            403: error_response("`race_not_over`: you are not in the race and it is not over."),
+            409: error_response("`race_not_over`: finish your own game first."),
         },
         ok={200: ReplaySerializer(many=True)},
     )

@@ -19,7 +19,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 
 from games import selectors as games_selectors
-from games.api.serializers import parse_date
+from games.api.base import parse_date
 from games.errors import ServiceError
 from infra import metrics
 from realtime import boards

@@ -1,5 +1,6 @@
 """The OpenAPI description of the games API (served at /api/schema/ and /api/docs/): what each
-operation of games/api/views.py takes and answers, its documented errors and parameters.
+operation of games/api/views.py takes and answers, its documented errors and parameters (the
+error answers and path parameters other apps' APIs share are in games/api/base.py).
 
 Each view method carries one of these with `@openapi.NAME`; the words live here so that the
 views read as what they do.
@@ -12,11 +13,24 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
+from games.api.base import (
+    DATE,
+    E400,
+    E400_DATE,
+    E403_CHANGE,
+    E403_CSRF,
+    E404_ATTEMPT,
+    E404_DAILY,
+    E409_NAME,
+    E413,
+    E429,
+    GAME,
+    error_response,
+)
 from games.api.serializers import (
     AttemptStateSerializer,
     AttemptSummarySerializer,
     DailySerializer,
-    ErrorSerializer,
     FinishInputSerializer,
     HintSerializer,
     LoginInputSerializer,
@@ -28,30 +42,6 @@ from games.api.serializers import (
     PracticeInputSerializer,
     RegisterInputSerializer,
 )
-from games.models import GameName
-
-# -- the documented errors -------------------------------------------------------------------
-
-
-def _error(description: str) -> OpenApiResponse:
-    return OpenApiResponse(ErrorSerializer, description=description)
-
-
-#: The error answers that several operations document (each an `ErrorSerializer` body).
-E400 = _error("`malformed` (not JSON), `invalid` (missing, unexpected or wrong-typed fields).")
-E400_DATE = _error("`bad_date`.")
-E403_CSRF = _error(
-    "`csrf_failed`: a logged-in user's request without the X-CSRFToken header (see above)."
-)
-E403_CHANGE = _error("`bad_origin` (another site's page) or `csrf_failed`.")
-E404_DAILY = _error("`unknown_game`, or `daily_not_found` (no such daily, or a future date).")
-E404_ATTEMPT = _error(
-    "`attempt_not_found`: you have no attempt with that id (none exists, or it is another "
-    "player's: the answer is the same)."
-)
-E409_NAME = _error("`display_name_taken`.")
-E413 = _error("`too_large`: the request body is larger than 16 KiB.")
-E429 = _error("`throttled`: too many requests; `retry_after` says how many seconds to wait.")
 
 
 def _responses(
@@ -67,7 +57,7 @@ def _responses(
     return {
         **ok,
         **{
-            code: _error(answer) if isinstance(answer, str) else answer
+            code: error_response(answer) if isinstance(answer, str) else answer
             for code, answer in sorted(documented.items())
         },
     }
@@ -81,19 +71,6 @@ def _new_or_resumed(serializer: Any, new: str, resumed: str) -> dict[int, OpenAp
     }
 
 
-GAME = OpenApiParameter(
-    "game",
-    OpenApiTypes.STR,
-    OpenApiParameter.PATH,
-    enum=GameName.values,
-    description="munger or masterpiece (another name is 404 `unknown_game`).",
-)
-DATE = OpenApiParameter(
-    "date",
-    OpenApiTypes.DATE,
-    OpenApiParameter.PATH,
-    description="A UTC date, YYYY-MM-DD: today or a past day (another form is 400 `bad_date`).",
-)
 ATTEMPT_ID = OpenApiParameter("attempt_id", OpenApiTypes.INT, OpenApiParameter.PATH)
 
 COOKIE_NOTE = (

@@ -19,9 +19,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import fields as drf_fields
 from rest_framework import serializers
 
-from games import clock, selectors
+from games import selectors
 from games.engine import GAMES
-from games.errors import Malformed
 from games.models import DISPLAY_NAME_MAX, DISPLAY_NAME_MIN, SEED_MAX, Attempt, GameName
 from games.services import MOVE_TOKEN_MAX, MOVE_TOKEN_MIN, hints
 from games.state import AttemptState
@@ -83,35 +82,6 @@ class StrictSerializer(serializers.Serializer):
 def _printable(name: str) -> str:
     """A client's field name, short and encodable (JSON may carry lone surrogates)."""
     return name[:40].encode("utf-8", "replace").decode("utf-8")
-
-
-def int_query(query: Any, name: str, *, default: int, low: int, high: int) -> int:
-    """A whole number from `low` to `high` in query parameter `name` (`default` when absent),
-    or 400 `invalid`: an empty value, a sign or any other text is refused, as the schema's
-    integer with its minimum and maximum says."""
-    text = query.get(name)
-    if text is None:
-        return default
-    if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
-        raise Malformed(f"{name} is a whole number from {low} to {high}.", code="invalid")
-    return int(text)
-
-
-def choice_query(query: Any, name: str, choices: list[str]) -> str | None:
-    """One of `choices` in query parameter `name`, None when absent, or 400 `invalid` (an empty
-    value too: the schema's enum does not hold it)."""
-    text = query.get(name)
-    if text is not None and text not in choices:
-        raise Malformed(f"{name} is {' or '.join(choices)}, or left out.", code="invalid")
-    return text
-
-
-def parse_date(text: str) -> dt.date:
-    """A `YYYY-MM-DD` date from a URL (`clock.date_from_text`), or 400 `bad_date`."""
-    day = clock.date_from_text(text)
-    if day is None:
-        raise Malformed(f"{text[:20]!r} is not a date: use YYYY-MM-DD.", code="bad_date")
-    return day
 
 
 def _move_pattern() -> str:

@@ -4,6 +4,7 @@ a serializer, call one service or selector and render the answer.
 The player is known by a cookie token (games/api/identity.py); errors are JSON with a stable
 code (games/api/errors.py); starts, moves and the like are throttled per player, IP address
 and network (games/api/throttles.py); bodies are small (games/api/parsers.py).
+The base view, `ApiView`, is games/api/base.py's.
 """
 
 from __future__ import annotations
@@ -12,19 +13,14 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.db.models import QuerySet
-from django.http import HttpRequest, JsonResponse
-from django.urls import Resolver404, resolve
-from django.views.decorators.csrf import csrf_exempt
-from rest_framework import exceptions, generics, status
+from rest_framework import generics, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import selectors, services
 from games.api import identity, openapi
-from games.api.errors import error_body
-from games.api.parsers import body_size_check
+from games.api.base import ApiView, int_query, parse_date
 from games.api.serializers import (
     AttemptSummarySerializer,
     DailySerializer,
@@ -37,34 +33,12 @@ from games.api.serializers import (
     PlayerUpdateSerializer,
     PracticeInputSerializer,
     RegisterInputSerializer,
-    int_query,
-    parse_date,
     render_state,
 )
-from games.api.throttles import THROTTLE_CLASSES
 from games.engine.deals import random_seed
 from games.errors import NotFound, Unauthorized
 from games.models import Attempt, Player
 from games.state import attempt_state
-
-
-class ApiView(identity.PlayerCookieMixin, APIView):
-    """The base of our views: the player cookie on the way out, throttles by scope, small
-    bodies. A view sets `throttle_scope` to be throttled, and `creates_guest` when it makes a
-    guest of a request without a player (then the guests' throttles count it too)."""
-
-    throttle_classes = THROTTLE_CLASSES
-    throttle_scope: str | None = None
-    creates_guest = False
-
-    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
-        # A wrong method is 405 whatever the throttles say (DRF throttles first).
-        if not hasattr(self, request.method.lower()) or (
-            request.method.lower() not in self.http_method_names
-        ):
-            raise exceptions.MethodNotAllowed(request.method)
-        body_size_check(request)
-        super().initial(request, *args, **kwargs)
 
 
 def _daily(summary: dict[str, Any]) -> dict[str, Any]:
@@ -354,19 +328,3 @@ class LogoutView(ApiView):
     def post(self, request: Request) -> Response:
         identity.sign_out(request)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-# -- anything else under /api/ ---------------------------------------------------------------
-
-
-@csrf_exempt
-def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-    """A JSON 404 for paths under /api/ that no endpoint serves."""
-    detail = f"There is no endpoint at {request.path[:200]}."
-    if not request.path.endswith("/"):
-        try:
-            if resolve(request.path + "/").func is not api_not_found:
-                detail += f" Did you mean {request.path[:200]}/?"
-        except Resolver404:
-            pass
-    return JsonResponse(error_body("not_found", detail), status=404)
