@@ -2,8 +2,10 @@
 inside functions alike):
 
 - data flows one way: infra <- games.engine <- games <- leaderboards <- races <- realtime <-
-  frontend, with infrastructure (infra: the metrics, network facts) below every app and config
-  (settings, ASGI wiring) above them all: no module imports from a layer above its own;
+  frontend, with infrastructure (infra: metrics, network facts, the Redis client, prepared SQL,
+  the loop task, addresses, the NUL check, rate windows) below every app and config (settings,
+  ASGI wiring) above them all: no module imports from a layer above its own;
+- other apps build on the games API's base (games.api.base), never on its views;
 - no import cycle between modules, not even one held together by an import inside a function.
 
 A package's `from . import name` counts as importing the submodule `name`, not the package.
@@ -93,9 +95,24 @@ def test_no_module_imports_from_a_layer_above_its_own():
     assert upward == []
 
 
+def test_infra_imports_nothing_of_the_apps():
+    infra = [name for name in GRAPH if layer(name) == LAYERS.index("infra")]
+    assert "infra.redis" in infra
+    assert sorted(f"{name} -> {t}" for name in infra for t in GRAPH[name] if t not in infra) == []
+
+
 def test_the_engine_imports_nothing_of_the_apps():
-    engine = [name for name in GRAPH if layer(name) == 0]
-    assert engine and all(layer(t) == 0 for name in engine for t in GRAPH[name])
+    engine = [name for name in GRAPH if layer(name) == LAYERS.index("games.engine")]
+    assert engine and all(layer(t) <= layer(engine[0]) for name in engine for t in GRAPH[name])
+
+
+def test_no_module_outside_games_imports_the_games_api_views():
+    outside = sorted(
+        name
+        for name, targets in GRAPH.items()
+        if name.split(".")[0] != "games" and "games.api.views" in targets
+    )
+    assert outside == []
 
 
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
