@@ -444,7 +444,7 @@ class Attempt(models.Model):
         blank=True,
         default="",
         help_text="An IPv6 address's /56: what a provider gives one customer, whose router hands "
-        "out /64s from it (games/addresses.py); empty for IPv4.",
+        "out /64s from it (infra/addresses.py); empty for IPv4.",
     )
     # Added in place (ALTER TABLE ... ADD COLUMN with a database default, migration 0011): a
     # rebuild of the table on SQLite would break the triggers that name it.

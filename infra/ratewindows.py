@@ -57,10 +57,10 @@ return answers
 """
 
 
-#: An event loop's connections to count on, and how long a count waits for one to be free when
-#: the cache's settings give no socket timeout.
+#: An event loop's connections to count on, and how long a count of a burst waits for one to be
+#: free (a Redis that does not answer fails sooner, by the connections' own timeouts).
 ASYNC_CONNECTIONS = 100
-ASYNC_WAIT_SECONDS = 1.0
+ASYNC_WAIT_SECONDS = 2.0
 
 
 class RedisWindows:
@@ -121,9 +121,7 @@ class RedisWindows:
             # script takes a fraction of a millisecond) rather than failing, and so going
             # uncounted, as redis-py's default pool does past its hundredth connection.
             pool = redis.asyncio.BlockingConnectionPool(
-                max_connections=ASYNC_CONNECTIONS,
-                timeout=self.async_settings.get("socket_timeout") or ASYNC_WAIT_SECONDS,
-                **self.async_settings,
+                max_connections=ASYNC_CONNECTIONS, timeout=ASYNC_WAIT_SECONDS, **self.async_settings
             )
             client = redis.asyncio.Redis(connection_pool=pool)
             script = self.async_scripts[loop] = client.register_script(_COUNT_SCRIPT)

@@ -211,7 +211,8 @@ FINISH_POST = extend_schema(
             404: E404_ATTEMPT,
             409: "`wrong_seq`, `attempt_finished`, `not_finishable`, `day_over` (a ranked "
             "attempt whose day ended: see `day_over` in the state), `daily_running` (a "
-            "practice of a daily still played for the boards).",
+            "practice of a daily still played for the boards), `seq_taken` (the attempt kept "
+            "changing from elsewhere meanwhile: send it again).",
         },
         limited=True,
     ),
@@ -226,7 +227,12 @@ RESIGN_POST = extend_schema(
     request=None,
     responses=_responses(
         {200: AttemptStateSerializer},
-        {403: E403_CHANGE, 404: E404_ATTEMPT, 409: "`attempt_finished`, `day_over`."},
+        {
+            403: E403_CHANGE,
+            404: E404_ATTEMPT,
+            409: "`attempt_finished`, `day_over`, `seq_taken` (the attempt kept changing from "
+            "elsewhere meanwhile: send it again).",
+        },
         limited=True,
     ),
 )

@@ -271,7 +271,7 @@ async def test_a_socket_message_counts_in_the_windows_of_requests_without_a_thre
 async def test_a_burst_of_socket_messages_past_the_pools_connections_is_all_counted(caplog):
     """More messages at once than the event loop's client has connections wait for one: each is
     counted, none let through uncounted as if Redis were down."""
-    burst = ratewindows.ASYNC_CONNECTIONS * 3
+    burst = ratewindows.ASYNC_CONNECTIONS * 2
     counter = [(f"throttle_{uuid.uuid4().hex}_burst", burst, 60)]
 
     with caplog.at_level(logging.WARNING):
