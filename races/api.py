@@ -12,14 +12,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games.api import identity
-from games.api.base import E400, E403_CSRF, E413, E429, ApiView, error_response
+from games.api.base import (
+    E400,
+    E403_CSRF,
+    E413,
+    E429,
+    ApiView,
+    error_response,
+    started_response,
+)
 from games.api.serializers import (
     AttemptStateSerializer,
     StrictSerializer,
-    render_state,
 )
 from games.models import GameName
-from games.state import attempt_state
 from races import selectors, services
 from races.models import RACER_STATUSES, RACERS_MAX, RACERS_MIN, Race
 
@@ -388,10 +394,7 @@ class RaceAttemptView(ApiView):
         attempt, created = services.race_attempt(
             code=code, player=identity.player_or_nobody(request)
         )
-        return Response(
-            render_state(attempt_state(attempt)),
-            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-        )
+        return started_response(attempt, created)
 
 
 class RaceRematchView(ApiView):

@@ -18,18 +18,20 @@ from django.urls import Resolver404, resolve
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
-from rest_framework import exceptions
+from rest_framework import exceptions, status
 from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import clock
 from games.api import identity
 from games.api.errors import error_body
 from games.api.parsers import body_size_check
-from games.api.serializers import ErrorSerializer
+from games.api.serializers import ErrorSerializer, render_state
 from games.api.throttles import THROTTLE_CLASSES
 from games.errors import Malformed
-from games.models import GameName
+from games.models import Attempt, GameName
+from games.state import attempt_state
 
 # -- the base view ---------------------------------------------------------------------------
 
@@ -51,6 +53,15 @@ class ApiView(identity.PlayerCookieMixin, APIView):
             raise exceptions.MethodNotAllowed(request.method)
         body_size_check(request)
         super().initial(request, *args, **kwargs)
+
+
+def started_response(attempt: Attempt, created: bool) -> Response:
+    """The answer to a start that may resume (a daily, a practice, a race's game, going on in
+    practice): the attempt's state, 201 when it was made now, 200 when it already was."""
+    return Response(
+        render_state(attempt_state(attempt)),
+        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+    )
 
 
 # -- queries and URLs ------------------------------------------------------------------------

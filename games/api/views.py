@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from games import selectors, services
 from games.api import identity, openapi
-from games.api.base import ApiView, int_query, parse_date
+from games.api.base import ApiView, int_query, parse_date, started_response
 from games.api.serializers import (
     AttemptSummarySerializer,
     DailySerializer,
@@ -87,10 +87,7 @@ class DailyAttemptsView(ApiView):
             device=identity.device_of(request),
             address=identity.client_address(request),
         )
-        return Response(
-            render_state(attempt_state(attempt)),
-            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-        )
+        return started_response(attempt, created)
 
 
 class PracticeView(ApiView):
@@ -107,10 +104,7 @@ class PracticeView(ApiView):
         attempt, created = services.attempt_start_practice(
             player=player, game=data["game"], seed=seed
         )
-        return Response(
-            render_state(attempt_state(attempt)),
-            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-        )
+        return started_response(attempt, created)
 
 
 # -- attempts --------------------------------------------------------------------------------
@@ -182,10 +176,7 @@ class ContinueView(ApiView):
         practice, created = services.attempt_continue_as_practice(
             attempt_id=attempt_id, player=identity.player_or_nobody(request)
         )
-        return Response(
-            render_state(attempt_state(practice)),
-            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
-        )
+        return started_response(practice, created)
 
 
 # -- players ---------------------------------------------------------------------------------
