@@ -21,15 +21,14 @@ from __future__ import annotations
 
 from ..base import Game
 from ..cards import KING, RANK, SUIT
-from ..masterpiece import Masterpiece
+from ..masterpiece import AUX, MAIN_ROWS, Masterpiece
 from .rules import DECIDE, PLAIN, Child, SolverRules, Step
 
 #: Indices into the tail.
 DIRECTION, CELLAR = 4, 5
 UP, DOWN = 1, 2
-ROWS = 10
-MAIN = range(8)
-AUX = (8, 9)
+ROWS = MAIN_ROWS + len(AUX)
+MAIN = range(MAIN_ROWS)
 #: A state: (rows, tail).
 State = tuple[tuple[bytes, ...], bytes]
 
