@@ -347,7 +347,7 @@ def test_a_request_costs_one_round_trip_to_redis_whatever_its_kinds(settings, da
         assert len(counting.calls[0][1][0]) == 3
 
 
-# -- guests and ranked starts (issue 17: one person, one row) --------------------------------
+# -- guests and ranked starts (one person, one row) --------------------------------------------
 
 
 @pytest.mark.django_db
