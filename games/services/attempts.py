@@ -461,29 +461,31 @@ def _play_once(
     now = clock.now()
     _record(attempt, move, now)
     attempt.foundation_cards = game.foundation_cards
-    if game.is_won():
-        with transaction.atomic():
-            if attempt.daily is not None:  # the par as it stands now: it judges the win
-                attempt.daily.deal.refresh_from_db()
-            _end_if_won(attempt, game, now)
-            _judge(attempt)
-            _store_move(attempt, guard)
-    else:
-        _judge(attempt)
-        _store_move(attempt, guard)
+    _judge_and_store(attempt, game, now, lambda: attempt.store_move(guard))
     state = attempt_state(attempt, game, revealed=_codes(cards))
     _announce_move(attempt, state.revealed, origin, state.view["foundations"])
     return state, game
 
 
-def _store_move(attempt: Attempt, guard: dict[str, Any]) -> None:
-    if not attempt.store_move(guard):
-        raise _Moved
-
-
-def _store(attempt: Attempt, guard: dict[str, Any]) -> None:
-    if not attempt.store(guard):
-        raise _Moved
+def _judge_and_store(
+    attempt: Attempt, game: Game | None, now: dt.datetime, write: Callable[[], bool]
+) -> None:
+    """Judge the attempt as it now stands (`_judge`) and store it by `write`, its guarded write;
+    raise `_Moved` when that stored nothing. A win (`game` won) ends here and is one
+    transaction: the deal's par as it stands now judges it, and a par it lowered is rolled back
+    with a write that found the attempt changed."""
+    if game is None or not game.is_won():
+        _judge(attempt)
+        if not write():
+            raise _Moved
+        return
+    with transaction.atomic():
+        if attempt.daily is not None:
+            attempt.daily.deal.refresh_from_db()
+        _end_if_won(attempt, game, now)
+        _judge(attempt)
+        if not write():
+            raise _Moved
 
 
 def _check_next(attempt: Attempt, seq: int) -> None:
@@ -637,12 +639,7 @@ def _finish_once(
         game.push(token)
         _record(attempt, token, now)
     attempt.foundation_cards = game.foundation_cards
-    with transaction.atomic():
-        if attempt.daily is not None:  # the par as it stands now: it judges the win
-            attempt.daily.deal.refresh_from_db()
-        _end_if_won(attempt, game, now)
-        _judge(attempt)
-        _store(attempt, guard)
+    _judge_and_store(attempt, game, now, lambda: attempt.store(guard))
     state = attempt_state(attempt, game)
     _announce_move(attempt, [], origin, state.view["foundations"])
     return state, game
@@ -680,11 +677,11 @@ def _resign_once(
         raise finished_error(attempt)
     _check_ranked_open(attempt)
     guard = attempt.guard()
+    now = clock.now()
     attempt.status = Attempt.Status.RESIGNED
-    attempt.finished_at = clock.now()
+    attempt.finished_at = now
     _verify(attempt)
-    _judge(attempt)  # a hold, no other write: the end needs no transaction of its own
-    _store(attempt, guard)
+    _judge_and_store(attempt, game, now, lambda: attempt.store(guard))
     _announce_end(attempt, attempt.standing(), origin)
     return attempt_state(attempt, game), game
 
