@@ -268,6 +268,8 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         ),
         "name_offer_throttled": _("Too many tries: please wait a minute and try again."),
         "name_offer_failed": _("Something went wrong. Please try again."),
+        "analysis_link": _("Analyse my game"),
+        "analysis_opens": _("Analysis opens at {time}"),
         "race_offer": _("Challenge a friend on this deal"),
         "race_offer_failed": _("The race could not be made. Please try again."),
         "solution_title": _("The solver’s line"),

@@ -14,6 +14,7 @@ urlpatterns = [
     path("board/<slug:game>/<str:date>/", views.board, name="board"),
     path("archive/", views.archive, name="archive"),
     path("me/", views.me, name="me"),
+    path("analysis/<int:attempt_id>/", views.analysis, name="analysis"),
     path("account/", views.account, name="account"),
     path("rules/<slug:game>/", views.rules, name="rules"),
     path("challenge/", views.challenge_new, name="challenge-new"),

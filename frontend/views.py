@@ -491,6 +491,153 @@ def me(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/me.html", context)
 
 
+# -- analysis --------------------------------------------------------------------------------
+
+
+def analysis_strings() -> dict[str, Any]:
+    """The analysis page's own words (frontend/static/frontend/pages/report.js and
+    analysis.js), beside the play page's catalogue that names cards, piles and moves."""
+    return _page_strings(
+        analysis_asking=_("Asking for the analysis…"),
+        analysis_queued=_("Analysing your game… (waiting for the solver)"),
+        analysis_running=_("Analysing your game…"),
+        analysis_ready=_("The analysis is ready."),
+        analysis_failed=_("The analysis could not be finished. Please try again."),
+        analysis_again=_("Try again"),
+        analysis_not_found=_(
+            "This is not your game (or there is no such game): only its player can analyse it."
+        ),
+        analysis_not_yet=_(
+            "The analysis opens when the day’s ranked play is over, at {time}: until then the "
+            "deal’s solution stays secret."
+        ),
+        analysis_not_yet_soon=_(
+            "The analysis opens when the day’s ranked play is over: until then the deal’s "
+            "solution stays secret."
+        ),
+        analysis_unfinished=_(
+            "This game is still being played: the analysis opens once it is over."
+        ),
+        analysis_race=_(
+            "A race on this deal is still running: the analysis opens once the race is over."
+        ),
+        analysis_throttled=_("Too many tries: please wait a minute and try again."),
+        analysis_network=_("The server could not be reached. Please try again."),
+        analysis_error=_("Something went wrong. Please try again."),
+        analysis_summary=_("Summary"),
+        analysis_won=_("You won in {moves}."),
+        analysis_resigned=_("You resigned after {moves}."),
+        analysis_unfinished_game=_("This game was left unfinished after {moves}."),
+        analysis_par_proven=_("Par {par}: the fewest moves any win takes (proven)."),
+        analysis_par_known=_(
+            "Par {par}: the fewest moves of any win the solver knows (not proven the fewest)."
+        ),
+        analysis_over_par=plural_forms(
+            lambda n: ngettext("{n} move over par.", "{n} moves over par.", n)
+        ),
+        analysis_on_par=_("Right on par."),
+        analysis_lost_at=_("No win was left after move {k}."),
+        analysis_winning_move=_("A winning move from the position before move {k}: {move}"),
+        analysis_never_winnable=_("This deal could not be won, not even from its start."),
+        analysis_still_winnable=plural_forms(
+            lambda n: ngettext(
+                "A win was still there: {n} more move would have won.",
+                "A win was still there: {n} more moves would have won.",
+                n,
+            )
+        ),
+        analysis_maybe_winnable=_(
+            "The solver could not decide in its time whether a win was still there."
+        ),
+        analysis_hidden_cards=_(
+            "The solver knew every card, the face-down ones included: the day is over, so the "
+            "deal’s solution is public. You could not see them while you played."
+        ),
+        analysis_budget_all=plural_forms(
+            lambda n: ngettext(
+                "The solver settled {n} position exactly, in {seconds} s.",
+                "The solver settled all {n} positions exactly, in {seconds} s.",
+                n,
+            )
+        ),
+        analysis_budget_some=_(
+            "The solver settled {settled} positions exactly; for {bounded} its time ran out "
+            "and only bounds are known ({seconds} s in all)."
+        ),
+        analysis_distance_won=_("won"),
+        analysis_distance_no_win=_("no win left"),
+        analysis_distance_at_least=_("at least {n}"),
+        analysis_distance_between=_("{lower} to {upper}"),
+        analysis_chart_title=_("Fewest moves still needed to win, after each move"),
+        analysis_chart_label=_("Fewest moves to win, move by move"),
+        analysis_chart_keys=_(
+            "Click a point, or focus the chart and use Left and Right, Home and End, to see "
+            "each position."
+        ),
+        analysis_axis_moves=_("Moves played"),
+        analysis_legend_exact=_("fewest moves to win"),
+        analysis_legend_bounds=_("bound: the budget ran out"),
+        analysis_legend_no_win=_("no win left (the top band)"),
+        analysis_legend_par=_("par"),
+        analysis_legend_stretch=_("the costliest stretches"),
+        analysis_table_caption=_("Move by move"),
+        analysis_col_move=_("Move"),
+        analysis_col_played=_("Your move"),
+        analysis_col_distance=_("Fewest moves to win"),
+        analysis_col_best=_("Solver’s move"),
+        analysis_start=_("Start"),
+        analysis_show_start=_("Show the deal, before the first move"),
+        analysis_show_after=_("Show the position after move {i}"),
+        analysis_start_position=_("The deal, before the first move"),
+        analysis_after_move=_("After move {i} of {n}"),
+        analysis_position_start=_("The position: the deal, before the first move"),
+        analysis_position_after=_("The position after move {i}"),
+        analysis_your_next=_("Your next move"),
+        analysis_game_ended=_("none: your game ended here"),
+        analysis_solver_won=_("none: the game is won"),
+        analysis_solver_none=_("none: no win is left"),
+        analysis_solver_unknown=_("not found in the solver’s time"),
+        analysis_draw=_("Draw from the stock."),
+        analysis_run=plural_forms(
+            lambda n: ngettext("(a run of {n} card)", "(a run of {n} cards)", n)
+        ),
+        analysis_replay_slider=_("Move of your game"),
+        analysis_replay_board=_("Your game: the table at the position shown"),
+        analysis_stretches_title=_("Where moves were lost"),
+        analysis_stretch=_("Moves {from}–{to}: {lost}"),
+        analysis_lost_moves=plural_forms(lambda n: ngettext("{n} move lost", "{n} moves lost", n)),
+        analysis_lost_at_least=plural_forms(
+            lambda n: ngettext("at least {n} move lost", "at least {n} moves lost", n)
+        ),
+        analysis_stretch_show=_("Show it on the chart"),
+        analysis_better_intro=_(
+            "A shorter way from the position before move {from}, {moves} long: step through it."
+        ),
+        analysis_better_start=_("The position before move {from}, where the shorter way starts"),
+        analysis_better_slider=_("Move of the shorter way"),
+        analysis_better_board=_("The shorter way: the table after the move shown"),
+    )
+
+
+@require_safe
+@localized
+def analysis(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    """ "Analyse my game": the page asks the API for the analysis of one of the visitor's games
+    and shows it (frontend/static/frontend/pages/analysis.js). Whose game it is, and whether
+    its analysis may open yet, is the API's answer, said in words by the page."""
+    context = {
+        "attempt_id": attempt_id,
+        "player": _player(request),
+        "config": {
+            "attempt": attempt_id,
+            "api": f"/api/attempts/{attempt_id}/analysis/",
+            "games": {slug: str(page.name) for slug, page in GAME_PAGES.items()},
+        },
+        "strings": {**frontend_strings(request), **analysis_strings()},
+    }
+    return render(request, "frontend/analysis.html", context)
+
+
 # -- account -----------------------------------------------------------------------------------
 
 

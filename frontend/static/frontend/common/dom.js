@@ -15,6 +15,16 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+// svg("line", {x1, y1, ...}, text): one SVG element (a chart's), its attributes as given.
+export function svg(tag, attributes = {}, text = undefined) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
 // The JSON the server put in <script type="application/json" id="...">, or {}.
 export function jsonBlock(id) {
   const element = document.getElementById(id);

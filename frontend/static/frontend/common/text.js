@@ -58,6 +58,18 @@ export function capitalise(text) {
   return text ? text.charAt(0).toLocaleUpperCase() + text.slice(1) : text;
 }
 
+// An ISO time (the server's, in UTC) in the reader's local time and the page's language:
+// "8 Dec 2026, 01:05".
+export function localTime(iso) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return String(iso);
+  try {
+    return when.toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
+  } catch {
+    return when.toLocaleString();
+  }
+}
+
 // A length of time in seconds as "7:42" or "1:02:03".
 export function clock(seconds) {
   if (seconds === null || seconds === undefined) return "–";

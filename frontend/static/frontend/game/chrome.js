@@ -5,7 +5,7 @@
 
 import { el } from "../common/dom.js";
 import { clock } from "../common/text.js";
-import { histogram, raceOffer, rankInto, reviewNotice, solutionReplay } from "./end.js";
+import { analysisLink, histogram, raceOffer, rankInto, reviewNotice, solutionReplay } from "./end.js";
 import { capitalise, t } from "./strings.js";
 
 const FOUR_COLOUR_KEY = "patience.fourColourDeck";
@@ -471,6 +471,7 @@ export class Chrome {
       end ? end.notice(s) : reviewNotice(s),
       facts,
       el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
+      analysisLink(s),
       s.date ? histogram(s, this.page.game, s.date) : null,
       this.page.challenge ? raceOffer(s, this.page.game) : null,
       over ? solutionReplay(this.page.layout, this.page.game, s.date) : null,

@@ -4,6 +4,7 @@
 // part shows what the server sent.
 
 import { el } from "../common/dom.js";
+import { localTime } from "../common/text.js";
 import { api } from "./api.js";
 import { describeMove } from "./describe.js";
 import { t } from "./strings.js";
@@ -107,6 +108,20 @@ export function histogram(state, game, date) {
   return figure;
 }
 
+// "Analyse my game" once the server would analyse it now (`analysis.available` in the attempt's
+// state), or when a ranked day's analysis opens (its `opens_at`, in the reader's local time);
+// null when neither (a game still played, a race still running).
+export function analysisLink(state, testid = "end-analysis") {
+  const analysis = state.analysis || {};
+  if (analysis.available) {
+    return el("p", { className: "analysis-link", testid }, el("a", { className: "btn", href: `/analysis/${state.id}/`, text: t("analysis_link") }));
+  }
+  if (analysis.opens_at) {
+    return el("p", { className: "analysis-link muted", testid, text: t("analysis_opens", { time: localTime(analysis.opens_at) }) });
+  }
+  return null;
+}
+
 // "Challenge a friend on this deal", offered only when the server says a race may use this
 // game's deal (a past daily's, or a certified deal played in practice; never a daily still
 // played for the boards): the button makes the race and takes the player to its lobby.
@@ -159,9 +174,11 @@ export function solutionReplay(layout, game, date) {
 // A line played from a deal, as the server sent it ({start, steps: [{move, card, view}]}: the
 // position after each move, as its player saw it), on a table of its own that the viewer steps
 // through: first, previous, next, last and a slider, the move in words. The page only shows
-// the positions. labels: {slider, board}, the names of the slider and of the table; testid:
-// the prefix of the parts' test ids. Returns the parts: the controls, the words, the table.
-export function replayView(layout, game, data, labels, testid = "solution") {
+// the positions. labels: {slider, board, start?}, the names of the slider and of the table (and
+// of the first position, when it is not the deal's: "the deal, before the first move"); testid:
+// the prefix of the parts' test ids; onShow(index), told of each position shown. Returns the
+// parts: the controls, the words, the table, and `show(index)` to go to a position.
+export function replayView(layout, game, data, labels, testid = "solution", { onShow = null } = {}) {
   const steps = data.steps || [];
   const views = [data.start, ...steps.map((step) => step.view)];
   const last = steps.length;
@@ -194,13 +211,14 @@ export function replayView(layout, game, data, labels, testid = "solution") {
     for (const node of table.querySelectorAll("[data-pile]")) node.removeAttribute("data-pile");
     table.dataset.step = String(at);
     slider.value = String(at);
-    slider.setAttribute("aria-valuetext", at ? t("solution_step", { i: at, n: last }) : t("solution_start"));
+    slider.setAttribute("aria-valuetext", at ? t("solution_step", { i: at, n: last }) : labels.start || t("solution_start"));
     const step = steps[at - 1];
     where.textContent = step
       ? `${t("solution_step", { i: at, n: last })}: ${describeMove(step.move, step.card, views[at - 1], views[at])}`
-      : t("solution_start");
+      : labels.start || t("solution_start");
     first.disabled = previous.disabled = at === 0;
     next.disabled = end.disabled = at === last;
+    if (onShow) onShow(at);
   };
   first.addEventListener("click", () => show(0));
   previous.addEventListener("click", () => show(at - 1));
@@ -209,5 +227,5 @@ export function replayView(layout, game, data, labels, testid = "solution") {
   slider.addEventListener("input", () => show(Number(slider.value)));
   show(0);
   const controls = el("div", { className: "solution-controls" }, first, previous, next, end, slider);
-  return [controls, where, table];
+  return Object.assign([controls, where, table], { show });
 }

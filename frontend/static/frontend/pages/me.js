@@ -1,22 +1,14 @@
 // My stats: the charts drawn as inline SVG from the page's data (the tables under each chart
 // hold the same numbers for screen readers). The numbers are the leaderboards' own record of
 // the player (the same as GET /api/players/me/stats/), rendered by the server.
-import { jsonBlock } from "../common/dom.js";
+import { jsonBlock, svg as svgNode } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { t } from "../common/text.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 320;
 const HEIGHT = 160;
 const PAD = { top: 12, right: 12, bottom: 28, left: 32 };
 const data = jsonBlock("chart-data");
-
-function svgNode(tag, attributes, text) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = String(text);
-  return node;
-}
 
 function frame(title) {
   const svg = svgNode("svg", {

@@ -11,7 +11,7 @@
 import { el } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { clock, t } from "../common/text.js";
-import { replayView } from "../game/end.js";
+import { analysisLink, replayView } from "../game/end.js";
 import { masterpiece } from "../game/masterpiece.js";
 import { mountGame } from "../game/mount.js";
 import { munger } from "../game/munger.js";
@@ -54,6 +54,9 @@ class RacePage {
     // Your table and the racers' panel: side by side on a wide screen once the table is there.
     this.main = el("div", { className: "race-main" }, this.panel, this.boardRoot);
     this.replays = el("section", { className: "race-replays", testid: "race-replays", hidden: true });
+    // The way to the analysis of your own game, once the race is over (askAnalysis).
+    this.analysis = el("div", { className: "race-analysis" });
+    this.analysisAsked = null;
     this.replayed = new Set(); // the racers whose replay is shown
     this.replayKey = null;
     this.socket = new RaceSocket(this.code, (race) => this.show(race));
@@ -95,12 +98,28 @@ class RacePage {
     if (me) Object.assign(this.you, { gone: me.gone, ready: me.ready, host: me.host });
     this.render();
     if (this.play) this.play.chrome.refreshEnd(); // your end panel says the race's news
+    this.askAnalysis();
     // When the race, your game or anyone's result changes, the replays may have more to show.
     const finished = race.racers.filter((r) => r.status === "won" || r.status === "resigned").length;
     const key = `${race.status}:${me ? me.status : ""}:${finished}`;
     if (key !== this.replayKey) {
       this.replayKey = key;
       this.updateReplays();
+    }
+  }
+
+  // Your game's analysis opens once the race is over (the server says when: `analysis` in your
+  // game's state, asked again then): "Analyse my game" beside the results.
+  async askAnalysis() {
+    const state = this.play && this.play.game.state;
+    if (!this.race || this.race.status !== "over" || !state || this.analysisAsked === state.id) return;
+    this.analysisAsked = state.id;
+    try {
+      const fresh = await request("GET", `/api/attempts/${state.id}/`, undefined, { retries: 1 });
+      const link = analysisLink(fresh, "race-analysis");
+      this.analysis.replaceChildren(...(link ? [link] : []));
+    } catch {
+      this.analysisAsked = null; // the next change of the race asks again
     }
   }
 
@@ -332,6 +351,7 @@ class RacePage {
       mine && mine.held ? reviewNotice("race-review") : null,
       el("div", { className: "table-wrap" }, el("table", { className: "race-table" }, el("thead", {}, head), el("tbody", {}, ...rows))),
       text ? el("p", { className: "race-share-text", testid: "race-share-text", text }) : null,
+      this.analysis,
     ];
     this.results.replaceChildren(...parts.filter(Boolean));
   }
@@ -377,7 +397,7 @@ class RacePage {
       startAttempt: () => request("POST", `/api/races/${this.code}/attempt/`, undefined, { retries: 2 }),
       end: this.endWords(),
     };
-    this.play = mountGame(this.boardRoot, page);
+    this.play = mountGame(this.boardRoot, page, { onState: () => this.askAnalysis() });
   }
 }
 
