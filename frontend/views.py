@@ -405,6 +405,7 @@ def archive(request: HttpRequest) -> HttpResponse:
         "next_month": following if following <= today else None,
         "today": today,
         "player": player,
+        "strings": _page_strings(analysis_opens=_("Analysis opens at {time}")),
     }
     return render(request, "frontend/archive.html", context)
 
@@ -486,6 +487,7 @@ def me(request: HttpRequest) -> HttpResponse:
             ),
             throttled=_("Too many tries: please wait a minute and try again."),
             failed=_("Something went wrong. Please try again."),
+            analysis_opens=_("Analysis opens at {time}"),
         ),
     }
     return render(request, "frontend/me.html", context)
@@ -536,6 +538,7 @@ def analysis_strings() -> dict[str, Any]:
             lambda n: ngettext("{n} move over par.", "{n} moves over par.", n)
         ),
         analysis_on_par=_("Right on par."),
+        analysis_from_deal=_("Fewest moves to win from the deal, by this analysis: {value}."),
         analysis_lost_at=_("No win was left after move {k}."),
         analysis_winning_move=_("A winning move from the position before move {k}: {move}"),
         analysis_never_winnable=_("This deal could not be won, not even from its start."),
@@ -555,14 +558,14 @@ def analysis_strings() -> dict[str, Any]:
         ),
         analysis_budget_all=plural_forms(
             lambda n: ngettext(
-                "The solver settled {n} position exactly, in {seconds} s.",
-                "The solver settled all {n} positions exactly, in {seconds} s.",
+                "The solver settled the game’s {n} position, in {seconds} s.",
+                "The solver settled every one of the game’s {n} positions, in {seconds} s.",
                 n,
             )
         ),
         analysis_budget_some=_(
-            "The solver settled {settled} positions exactly; for {bounded} its time ran out "
-            "and only bounds are known ({seconds} s in all)."
+            "For {bounded} of the game’s {total} positions the solver’s time ran out: only "
+            "bounds are known there ({seconds} s in all)."
         ),
         analysis_distance_won=_("won"),
         analysis_distance_no_win=_("no win left"),

@@ -29,8 +29,9 @@ const WORDS = {
   analysis_never_winnable: "This deal could not be won, not even from its start.",
   analysis_still_winnable: { one: "A win was still there: {n} more move would have won.", other: "A win was still there: {n} more moves would have won." },
   analysis_maybe_winnable: "The solver could not decide in its time whether a win was still there.",
-  analysis_budget_all: { one: "The solver settled {n} position exactly, in {seconds} s.", other: "The solver settled all {n} positions exactly, in {seconds} s." },
-  analysis_budget_some: "The solver settled {settled} positions exactly; for {bounded} its time ran out and only bounds are known ({seconds} s in all).",
+  analysis_budget_all: { one: "The solver settled the game’s {n} position, in {seconds} s.", other: "The solver settled every one of the game’s {n} positions, in {seconds} s." },
+  analysis_budget_some: "For {bounded} of the game’s {total} positions the solver’s time ran out: only bounds are known there ({seconds} s in all).",
+  analysis_from_deal: "Fewest moves to win from the deal, by this analysis: {value}.",
   analysis_distance_won: "won",
   analysis_distance_no_win: "no win left",
   analysis_distance_at_least: "at least {n}",
@@ -117,6 +118,11 @@ test("a loss says after which move no win was left, and a par not proven is said
     "Par 90: the fewest moves of any win the solver knows (not proven the fewest).",
     "No win was left after move 3.",
   ]);
+  // A par not proven, which the analysis beat from the deal, or only bounded.
+  const shorter = { ...LOSS, points: [exact(0, 84), ...LOSS.points.slice(1)] };
+  assert.equal(summaryLines(shorter)[2], "Fewest moves to win from the deal, by this analysis: 84.");
+  const bounded = { ...LOSS, points: [{ index: 0, status: "bounds", lower: 80, upper: 90 }, ...LOSS.points.slice(1)] };
+  assert.equal(summaryLines(bounded)[2], "Fewest moves to win from the deal, by this analysis: 80 to 90.");
   // A resignation with a win still there, and a deal lost from its start.
   const winnable = { ...LOSS, lost_at: null, points: [exact(0, 90), exact(1, 1)] };
   assert.equal(summaryLines(winnable).at(-1), "A win was still there: 1 more move would have won.");
@@ -138,8 +144,8 @@ test("a stretch says the moves lost, a bound as at least", () => {
   useCatalogue(WORDS, "en");
   assert.equal(stretchWords(WIN.stretches[0]), "Moves 2–4: 3 moves lost");
   assert.equal(stretchWords({ from: 9, to: 9, wasted: 1, exact: false }), "Moves 9–9: at least 1 move lost");
-  assert.equal(budgetWords(WIN), "The solver settled 8 positions exactly; for 1 its time ran out and only bounds are known (2 s in all).");
-  assert.equal(budgetWords(LOSS), "The solver settled all 5 positions exactly, in 2 s.");
+  assert.equal(budgetWords(WIN), "For 1 of the game’s 9 positions the solver’s time ran out: only bounds are known there (2 s in all).");
+  assert.equal(budgetWords(LOSS), "The solver settled every one of the game’s 5 positions, in 2 s.");
 });
 
 test("a refusal is said from its code, the opening time in the reader's words", () => {

@@ -36,6 +36,11 @@ export function summaryLines(report) {
   if (report.par !== null && report.par !== undefined) {
     lines.push(t(report.par_proven ? "analysis_par_proven" : "analysis_par_known", { par: report.par }));
   }
+  // A par not proven the fewest, which this analysis beat or bounded from the deal itself.
+  const first = report.points[0];
+  if (!report.par_proven && first && (first.status === "bounds" || (first.status === "exact" && first.distance !== report.par))) {
+    lines.push(t("analysis_from_deal", { value: distanceWords(first) }));
+  }
   if (report.outcome === "won" && report.over_par !== null && report.over_par !== undefined) {
     lines.push(report.over_par > 0 ? t("analysis_over_par", { n: report.over_par }) : t("analysis_on_par"));
   }
@@ -49,11 +54,12 @@ export function summaryLines(report) {
   return lines;
 }
 
-// What the solver could settle in its time: "118 positions exact, 12 bounded (in 12 s)".
+// What the solver could settle in its time: every position, or how many were only bounded.
 export function budgetWords(report) {
   const seconds = Math.round(report.seconds || 0);
-  if (!report.bounded) return t("analysis_budget_all", { n: report.settled, seconds });
-  return t("analysis_budget_some", { settled: report.settled, bounded: report.bounded, seconds });
+  const total = report.points.length;
+  if (!report.bounded) return t("analysis_budget_all", { n: total, seconds });
+  return t("analysis_budget_some", { bounded: report.bounded, total, seconds });
 }
 
 // "Moves 12–23: 6 moves lost" ("at least 6" when the count is a bound).
