@@ -459,6 +459,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.solve_deal": {"queue": "solve"},
     "games.tasks.prove_deal_par": {"queue": "solve"},
     "games.tasks.check_perfection": {"queue": "checks"},
+    "games.tasks.analyse_attempt": {"queue": "solve"},
 }
 # The solver's long jobs asked for by signals (par proofs, perfection checks): "queue", or
 # "background" (a thread; the default with eager Celery, which has no worker), or "off".
@@ -470,6 +471,11 @@ HINT_SECONDS = {
     "munger": env_int("HINT_MS_MUNGER", 800) / 1000,
     "masterpiece": env_int("HINT_MS_MASTERPIECE", 500) / 1000,
 }
+# The move-by-move analysis of a game (games/services/analysis.py): the solver's seconds for
+# one game, and at most for one position of it; past them a position shows proven bounds
+# (docs/solver.md, "The analysis of a game", has the figures of a 150-move game).
+ANALYSIS_SECONDS = env_int("ANALYSIS_MS", 60_000) / 1000
+ANALYSIS_POSITION_SECONDS = env_int("ANALYSIS_POSITION_MS", 2_000) / 1000
 # Certified deals kept ready for races, per game (races/services.py, `race_deals_ensure`): dealt
 # and solved a few at a time on the solve queue, never taken from the dailies' spares.
 RACE_DEALS = env_int("RACE_DEALS", 8)
@@ -581,6 +587,11 @@ THROTTLE_RATES = {
     "hints_player": "20/min",
     "hints_ip": "60/min",
     "hints_net": "120/min",
+    # The analysis of a game: asked for once per game (then kept), read while it is worked out
+    # (a page polls every two seconds).
+    "analyses_player": "60/min",
+    "analyses_ip": "300/min",
+    "analyses_net": "1200/min",
 }
 
 # Ranked attempts at one daily from one household (an address; an IPv6 /64, since a home's

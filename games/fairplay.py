@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from games.engine.solver.analysis import kept_moves
 from games.engine.solver.distance import distance_profile
 
 UNDO = "U"
@@ -42,14 +43,7 @@ def net_line(moves: Sequence[str]) -> list[str]:
     >>> net_line(["S>W", "W>T1", "U", "S>W", "U", "R>F"])
     ['S>W', 'R>F']
     """
-    line: list[str] = []
-    for token in moves:
-        if token == UNDO:
-            if line:
-                line.pop()
-        else:
-            line.append(token)
-    return line
+    return [moves[index] for index in kept_moves(moves)]
 
 
 @dataclass(frozen=True)

@@ -620,6 +620,21 @@ class Attempt(models.Model):
             return False
         return self.daily is None or not self.daily.ranked_play_open(now)
 
+    def analysis_opens_at(self, now: dt.datetime | None = None) -> dt.datetime | None:
+        """When the move-by-move analysis of this attempt opens, if its daily is still played
+        for rank (`ranked_until`); None when no day holds it back. The solver knows every card
+        (Munger's face-down ones too), so nothing of a running daily is analysed, practice on
+        it included."""
+        if self.daily is not None and self.daily.ranked_play_open(now):
+            return self.daily.ranked_until
+        return None
+
+    def analysis_open(self, now: dt.datetime | None = None) -> bool:
+        """Whether the analysis may be asked for (`services.analysis_check`, which also asks
+        the refusals of other apps: a race on the deal that still runs): a finished game, or a
+        ranked one whose day ended while it was played, once no day holds it back."""
+        return (self.is_finished or self.day_over(now)) and self.analysis_opens_at(now) is None
+
     def board_seconds(self) -> float:
         """The time a board shows and ranks: `play_seconds` to the finish, or, while the
         attempt is played, to its last move (so that a board does not change while nobody
@@ -755,6 +770,37 @@ class ReviewDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.attempt}: {self.decision}"
+
+
+class Analysis(models.Model):
+    """The move-by-move analysis of an attempt (`services.attempt_analysis`): asked for by its
+    player once the game may be analysed, worked out once in the background by the solver
+    (`games.engine.solver.analysis`) and kept: a second request answers from this row. `report`
+    holds what the page draws (`selectors.analysis_report`); `seconds` the solver's time."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    requested_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    moves = models.PositiveIntegerField(
+        help_text="The attempt's moves when it was analysed (a game continued later is analysed "
+        "again)."
+    )
+    report = models.JSONField(null=True, blank=True)
+    seconds = models.FloatField(null=True, blank=True, help_text="The solver's seconds.")
+
+    class Meta:
+        verbose_name_plural = "analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of {self.attempt_id}: {self.status}"
 
 
 #: The read of every state shown and of every move not kept by a socket (no lock: a move's

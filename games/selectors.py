@@ -15,7 +15,7 @@ from django.db.models import Count, Q, QuerySet
 from games import clock, errors
 from games.engine import game_class
 from games.errors import NotFound, attempt_not_found
-from games.models import WIN, Attempt, DailyChallenge, GameName, Player
+from games.models import WIN, Analysis, Attempt, DailyChallenge, GameName, Player
 from infra.addresses import address_or_none, network56_of, network_of
 from infra.prepared import PreparedListRead, PreparedRead
 
@@ -325,6 +325,24 @@ def player_stats(*, player: Player) -> dict[str, Any]:
 NO_STATS: dict[str, Any] = {"dailies_played": 0, "dailies_won": 0}
 
 
+def steps_from(position: Any, tokens: Sequence[str]) -> list[dict[str, Any]]:
+    """`line_positions`' steps of a line played from a position (which is not changed)."""
+    here = position.copy()
+    steps = []
+    for token in tokens:
+        here.push(token)
+        carried = here.last_move_carrying()
+        steps.append(
+            {
+                "move": token,
+                "card": carried.card if carried else None,
+                "count": carried.count if carried else 1,
+                "view": here.view(),
+            }
+        )
+    return steps
+
+
 def line_positions(
     game: str, deal_string: str, moves: Sequence[str]
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -337,20 +355,7 @@ def line_positions(
     it: Munger's face-down cards and stock stay backs and counts until the line turns them up.
     """
     position = game_class(game).from_deal(deal_string)
-    start = position.view()
-    steps = []
-    for token in moves:
-        position.push(token)
-        carried = position.last_move_carrying()
-        steps.append(
-            {
-                "move": token,
-                "card": carried.card if carried else None,
-                "count": carried.count if carried else 1,
-                "view": position.view(),
-            }
-        )
-    return start, steps
+    return position.view(), steps_from(position, moves)
 
 
 #: Refusals that apps above `games` add in their `ready()`: each is called with a daily whose
@@ -463,4 +468,90 @@ def daily_observed(*, daily: DailyChallenge) -> dict[str, Any]:
         "win_rate": round(len(wins) / len(played), 4) if played else None,
         "median_moves_over_par": statistics.median(over) if over else None,
         "median_seconds": round(statistics.median(seconds), 1) if seconds else None,
+    }
+
+
+# -- the analysis of a game ---------------------------------------------------------------------
+
+
+def _carried(position: Any, token: str | None) -> dict[str, Any] | None:
+    """`{"move", "card", "count"}` of a move token from a position (what a state's moves say),
+    or None for no move."""
+    if token is None:
+        return None
+    step = steps_from(position, [token])[0]
+    return {"move": token, "card": step["card"], "count": step["count"]}
+
+
+def analysis_answer(*, analysis: Analysis) -> dict[str, Any]:
+    """What the API answers of an analysis: its status, and once done the report with the
+    game's positions as its player saw them (`line_positions`), the solver's moves with the
+    cards they carry, and each costly stretch's shorter way on a table of its own (docs/api.md,
+    "The analysis of a game"). Callers check first that the attempt may be analysed
+    (`services.analysis_check`)."""
+    if analysis.status != Analysis.Status.DONE or analysis.report is None:
+        answer: dict[str, Any] = {"status": analysis.status}
+        if analysis.status == Analysis.Status.FAILED:
+            answer["detail"] = "The analysis failed: ask for it again."
+        return answer
+    attempt = analysis.attempt
+    report = analysis.report
+    moves = list(attempt.moves)
+    start, steps = line_positions(attempt.game, attempt.deal_string, moves)
+    positions = [game_class(attempt.game).from_deal(attempt.deal_string)]
+    for token in moves:
+        positions.append(positions[-1].copy())
+        positions[-1].push(token)
+    points = []
+    for index, (status, distance, lower, upper, best) in enumerate(report["points"]):
+        points.append(
+            {
+                "index": index,
+                "status": status,
+                "distance": distance,
+                "lower": lower,
+                "upper": upper,
+                "best": _carried(positions[index], best),
+            }
+        )
+    lost_at = report["lost_at"]
+    par = report["par"]
+    won = attempt.status == Attempt.Status.WON
+    return {
+        "status": analysis.status,
+        "attempt": attempt.pk,
+        "game": attempt.game,
+        "date": attempt.daily.date.isoformat() if attempt.daily is not None else None,
+        "ranked": attempt.ranked,
+        "outcome": attempt.status,
+        "par": par,
+        "par_proven": report["par_proven"],
+        "moves": len(moves),
+        "over_par": len(moves) - par if won and par is not None else None,
+        "start": start,
+        "steps": steps,
+        "points": points,
+        "lost_at": None if lost_at is None else lost_at + 1,
+        "winning_move": (
+            None if lost_at is None else _carried(positions[lost_at], report["winning_move"])
+        ),
+        "stretches": [
+            {
+                "from": s["first"] + 1,
+                "to": s["last"] + 1,
+                "wasted": s["wasted"],
+                "exact": s["exact"],
+                "better": {
+                    "start": positions[s["first"]].view(),
+                    "steps": steps_from(positions[s["first"]], s["line"]),
+                },
+            }
+            for s in report["stretches"]
+        ],
+        "settled": report["settled"],
+        "bounded": sum(1 for p in report["points"] if p[0] == "bounds"),
+        "seconds": report["seconds"],
+        "budget_seconds": report["budget_seconds"],
+        "position_seconds": report["position_seconds"],
+        "hidden_cards": attempt.game == "munger",
     }

@@ -22,6 +22,7 @@ that fails is logged and does not undo or fail the change that caused it.
   linking the guest to an account): whatever they opened must ask again who it serves
 - `perfection_check_requested(attempt_id)`: a ranked win should be measured against shortest
   play (it would enter its day's top 100)
+- `analysis_requested(attempt_id)`: a player asked for the move-by-move analysis of a game
 
 `standing` is the attempt's `games.models.Standing` as committed (what its board reads), so
 that the board index needs no second read per start or move. `origin` is whatever the caller of the
@@ -49,6 +50,7 @@ deal_solve_requested = Signal()
 deal_par_requested = Signal()
 player_tokens_revoked = Signal()
 perfection_check_requested = Signal()
+analysis_requested = Signal()
 
 
 def send_now(signal: Signal, **ids: Any) -> None:

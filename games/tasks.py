@@ -12,6 +12,8 @@ and are idempotent.
 - `prove_deal_par(deal_id)` and `check_perfection(attempt_id)`: the solver's long jobs asked
   for by signals (a scheduled deal's par proof; a top win's distance profile), on the `solve`
   queue, or in a thread where no worker runs (`solver_jobs_mode`).
+- `analyse_attempt(attempt_id)`: the analysis a player asked for, on the `solve` queue at the
+  lowest priority (`ANALYSIS_PRIORITY`): a worker takes the dailies' proofs and solves first.
 """
 
 from __future__ import annotations
@@ -112,6 +114,21 @@ def check_perfection(attempt_id: int) -> bool | None:
     return any(reason["rule"] == "accuracy" for reason in attempt.held_reasons)
 
 
+#: Redis serves a queue's lower priority numbers first (kombu's priority steps 0, 3, 6, 9; a
+#: message sent without one is 0): an analysis waits behind every proof and solve queued.
+ANALYSIS_PRIORITY = 9
+
+
+@shared_task(**SURVIVE_WORKER_LOSS)
+def analyse_attempt(attempt_id: int) -> str | None:
+    """The analysis a player asked for (`services.analysis_run`); returns its status."""
+    try:
+        analysis = services.analysis_run(attempt_id=attempt_id)
+    except SoftTimeLimitExceeded:
+        return None
+    return analysis.status if analysis is not None else None
+
+
 def solver_jobs_mode() -> str:
     """How the solver's long jobs asked for by signals run (a par proof, a perfection check):
     "queue" (the `solve` queue's workers), "background" (a thread of the process that asked:
@@ -155,6 +172,18 @@ def _queue_perfection_check(sender: Any, attempt_id: int, **kwargs: Any) -> None
         _in_background(
             lambda: services.attempt_check_perfection(attempt_id=attempt_id),
             f"the perfection check of attempt {attempt_id}",
+        )
+
+
+@receiver(signals.analysis_requested)
+def _queue_analysis(sender: Any, attempt_id: int, **kwargs: Any) -> None:
+    mode = solver_jobs_mode()
+    if mode == "queue":
+        analyse_attempt.apply_async((attempt_id,), priority=ANALYSIS_PRIORITY)
+    elif mode == "background":
+        _in_background(
+            lambda: services.analysis_run(attempt_id=attempt_id),
+            f"the analysis of attempt {attempt_id}",
         )
 
 

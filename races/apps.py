@@ -12,11 +12,14 @@ class RacesConfig(AppConfig):
         # A racer's progress follows play, and the races' supply of deals is topped up when a
         # race takes one (receivers connect on import).
         from games import selectors as game_selectors
-        from games.services import hints
+        from games.services import analysis, hints
         from races import receivers, selectors, services, tasks  # noqa: F401
 
-        # Racers get neither hints nor the solver's line of the deal they race while it runs.
+        # Racers get neither hints, nor the solver's line, nor an analysis of the deal they race
+        # while it runs.
         if services.hint_refuse not in hints.hint_refusals:
             hints.hint_refusals.append(services.hint_refuse)
         if selectors.solution_refuse not in game_selectors.solution_refusals:
             game_selectors.solution_refusals.append(selectors.solution_refuse)
+        if selectors.analysis_refuse not in analysis.analysis_refusals:
+            analysis.analysis_refusals.append(selectors.analysis_refuse)

@@ -153,6 +153,19 @@ def solution_refuse(daily: DailyChallenge, player: Player | None) -> None:
         )
 
 
+def analysis_refuse(attempt: Attempt) -> None:
+    """No analysis of a game on a deal the player is racing while the race runs (409
+    `analysis_race`), whichever game of theirs it is: one of
+    `games.services.analysis.analysis_refusals`."""
+    if racing_on_deal(
+        player_id=attempt.player_id, game=attempt.game, deal_string=attempt.deal_string
+    ):
+        raise Conflict(
+            "You are racing on this deal: the analysis opens once the race is over.",
+            code="analysis_race",
+        )
+
+
 # -- races ---------------------------------------------------------------------------------------
 
 

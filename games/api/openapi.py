@@ -28,6 +28,7 @@ from games.api.base import (
     error_response,
 )
 from games.api.serializers import (
+    AnalysisSerializer,
     AttemptStateSerializer,
     AttemptSummarySerializer,
     DailySerializer,
@@ -262,6 +263,43 @@ HINT_POST = extend_schema(
         },
         limited=True,
     ),
+)
+
+_ANALYSIS_ERRORS: dict[int, OpenApiResponse | str] = {
+    404: E404_ATTEMPT,
+    409: "`analysis_unfinished` (the game is still played), `analysis_not_yet` (a daily still "
+    "played for rank: `opens_at` says when its analysis opens), `analysis_race` (a race on "
+    "the deal that you are in still runs).",
+}
+_ANALYSIS_ANSWERS = {
+    200: OpenApiResponse(AnalysisSerializer, description="done, failed, or (GET) none."),
+    202: OpenApiResponse(AnalysisSerializer, description="queued or running: poll GET."),
+}
+
+ANALYSIS_POST = extend_schema(
+    operation_id="attempt_analysis_ask",
+    tags=["play"],
+    summary="Ask for the move-by-move analysis of your finished game",
+    description=(
+        "The solver works out, in the background, the fewest moves still needed to win from "
+        "every position of the game (or that none wins), its move from each, the move after "
+        "which no win remained and the stretches that cost the most moves, each with a shorter "
+        "way. Once per game: asking again answers how it stands (a failed one is asked for "
+        "again). Never for a daily still played for rank: the solver knows every card, "
+        "Munger's face-down ones too. Throttled (scope `analyses`). No body."
+    ),
+    parameters=[ATTEMPT_ID],
+    request=None,
+    responses=_responses(_ANALYSIS_ANSWERS, {403: E403_CHANGE, **_ANALYSIS_ERRORS}, limited=True),
+)
+
+ANALYSIS_GET = extend_schema(
+    operation_id="attempt_analysis",
+    tags=["play"],
+    summary="The move-by-move analysis of your game, as it stands",
+    description="As POST answers, but asks for nothing: `none` when never asked for.",
+    parameters=[ATTEMPT_ID],
+    responses=_responses(_ANALYSIS_ANSWERS, {**_ANALYSIS_ERRORS, 429: E429}),
 )
 
 CONTINUE_POST = extend_schema(

@@ -211,6 +211,31 @@ def review_shown(attempt: Attempt) -> str:
     return attempt.review_told
 
 
+class AnalysisAccessSerializer(serializers.Serializer):
+    """Whether the move-by-move analysis of an attempt may be asked for."""
+
+    available = serializers.BooleanField(
+        help_text="POST .../analysis/ may be asked now: a finished game (or a ranked one whose "
+        "day ended while it was played) of no daily still played for rank. A race still "
+        "running on the deal is refused when asked (409 `analysis_race`)."
+    )
+    opens_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When a daily still played for rank lets its analysis open; else null.",
+    )
+
+
+def analysis_access(attempt: Attempt) -> dict[str, Any]:
+    """`AnalysisAccessSerializer`'s JSON for an attempt, with no query (its daily loaded) and
+    no serializer (a state is rendered on every move)."""
+    if not attempt.is_finished and not attempt.day_over():
+        return {"available": False, "opens_at": None}
+    opens = attempt.analysis_opens_at()
+    if opens is None:
+        return {"available": True, "opens_at": None}
+    return {"available": False, "opens_at": opens.isoformat().replace("+00:00", "Z")}
+
+
 class AttemptSummarySerializer(serializers.Serializer):
     """One attempt in a list: its result, without the position."""
 
@@ -230,6 +255,11 @@ class AttemptSummarySerializer(serializers.Serializer):
     review = serializers.SerializerMethodField(help_text=REVIEW_HELP)
     disqualified_reason = serializers.SerializerMethodField(help_text=DISQUALIFIED_HELP)
     hints = serializers.IntegerField(help_text=HINTS_HELP)
+    analysis = serializers.SerializerMethodField(help_text="Its move-by-move analysis.")
+
+    @extend_schema_field(AnalysisAccessSerializer)
+    def get_analysis(self, attempt: Attempt) -> dict[str, Any]:
+        return analysis_access(attempt)
 
     @extend_schema_field(serializers.DateField(allow_null=True))
     def get_date(self, attempt: Attempt) -> dt.date | None:
@@ -367,6 +397,11 @@ class AttemptStateSerializer(serializers.Serializer):
         help_text="When ranked play of this attempt's daily ends (the end of its UTC day and a "
         "short grace); null for practice."
     )
+    analysis = serializers.SerializerMethodField(help_text="Its move-by-move analysis.")
+
+    @extend_schema_field(AnalysisAccessSerializer)
+    def get_analysis(self, state: AttemptState) -> dict[str, Any]:
+        return analysis_access(state.attempt)
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_ranked_until(self, state: AttemptState) -> str | None:
@@ -588,4 +623,108 @@ class ErrorSerializer(serializers.Serializer):
         child=serializers.ListField(child=serializers.CharField()),
         required=False,
         help_text="invalid: the messages per field of the body.",
+    )
+
+
+# -- the analysis of a game ---------------------------------------------------------------------
+
+
+class AnalysisMoveSerializer(serializers.Serializer):
+    move = serializers.CharField(help_text="The move token.")
+    card = serializers.CharField(
+        allow_null=True, help_text="The face-up card leading what it carries (null: a draw)."
+    )
+    count = serializers.IntegerField(help_text="How many cards move.")
+
+
+class AnalysisPointSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The position after this many moves (0: the deal).")
+    status = serializers.ChoiceField(
+        choices=["exact", "bounds", "no_win", "won"],
+        help_text="exact: `distance` is the fewest moves still needed to win; bounds: the "
+        "solver's budget ran out, the fewest lies between `lower` and `upper` (null: no line "
+        "found); no_win: no line from here wins; won.",
+    )
+    distance = serializers.IntegerField(allow_null=True)
+    lower = serializers.IntegerField(allow_null=True)
+    upper = serializers.IntegerField(allow_null=True)
+    best = AnalysisMoveSerializer(
+        allow_null=True,
+        help_text="The solver's move from here (a shortest line's first when exact, a winning "
+        "line's otherwise); null when none or none found within the budget.",
+    )
+
+
+class AnalysisLineSerializer(serializers.Serializer):
+    start = PlayerViewField(help_text="The position the line starts from.")
+    steps = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="`{move, card, count, view}` for each move (the position after it).",
+    )
+
+
+class AnalysisStretchSerializer(serializers.Serializer):
+    from_ = serializers.IntegerField(help_text="The stretch's first move (1-based).")
+    to = serializers.IntegerField(help_text="Its last move (1-based, inclusive).")
+    wasted = serializers.IntegerField(help_text="Moves it lost (at least, when not `exact`).")
+    exact = serializers.BooleanField()
+    better = AnalysisLineSerializer(
+        help_text="A shorter way: the solver's shortest line from the position before `from`, "
+        "as many moves of it as the stretch took."
+    )
+
+    def get_fields(self) -> dict[str, Any]:
+        fields = super().get_fields()
+        fields["from"] = fields.pop("from_")
+        return fields
+
+
+class AnalysisSerializer(serializers.Serializer):
+    """The analysis of a game (docs/api.md, "The analysis of a game"): its status, and once
+    done the report (every field but `status` and `detail` is absent before)."""
+
+    status = serializers.ChoiceField(
+        choices=["none", "queued", "running", "done", "failed"],
+        help_text="none: never asked for (GET only); queued and running: poll GET; done; "
+        "failed: POST asks again.",
+    )
+    detail = serializers.CharField(required=False, help_text="failed: what to do, in words.")
+    attempt = serializers.IntegerField(required=False)
+    game = serializers.ChoiceField(choices=GameName.choices, required=False)
+    date = serializers.DateField(allow_null=True, required=False)
+    ranked = serializers.BooleanField(required=False)
+    outcome = serializers.ChoiceField(choices=Attempt.Status.choices, required=False)
+    par = serializers.IntegerField(allow_null=True, required=False)
+    par_proven = serializers.BooleanField(required=False)
+    moves = serializers.IntegerField(required=False, help_text="Moves played, undos included.")
+    over_par = serializers.IntegerField(allow_null=True, required=False)
+    start = PlayerViewField(required=False, help_text="The deal's first view.")
+    steps = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="`{move, card, count, view}` for each move played, as GET "
+        "/play/<game>/<date>/solution/ gives the solver's.",
+    )
+    points = AnalysisPointSerializer(many=True, required=False)
+    lost_at = serializers.IntegerField(
+        allow_null=True,
+        required=False,
+        help_text="The move (1-based) after which no win remained; null when one remained to "
+        "the end or when the deal itself had none.",
+    )
+    winning_move = AnalysisMoveSerializer(
+        allow_null=True, required=False, help_text="A winning move from the position before it."
+    )
+    stretches = AnalysisStretchSerializer(
+        many=True, required=False, help_text="Up to three, the costliest first."
+    )
+    settled = serializers.IntegerField(required=False, help_text="Positions settled exactly.")
+    bounded = serializers.IntegerField(required=False, help_text="Positions with bounds only.")
+    seconds = serializers.FloatField(required=False, help_text="The solver's seconds.")
+    budget_seconds = serializers.FloatField(required=False)
+    position_seconds = serializers.FloatField(required=False)
+    hidden_cards = serializers.BooleanField(
+        required=False,
+        help_text="Munger: the solver knew every card, face-down ones included (the deal is "
+        "no secret any more when an analysis is shown).",
     )

@@ -36,6 +36,11 @@ urlpatterns = [
     path("attempts/<id:attempt_id>/finish/", views.FinishView.as_view(), name="attempt-finish"),
     path("attempts/<id:attempt_id>/hint/", views.HintView.as_view(), name="attempt-hint"),
     path(
+        "attempts/<id:attempt_id>/analysis/",
+        views.AnalysisView.as_view(),
+        name="attempt-analysis",
+    ),
+    path(
         "attempts/<id:attempt_id>/continue/",
         views.ContinueView.as_view(),
         name="attempt-continue",

@@ -168,6 +168,31 @@ class HintView(ApiView):
         return Response(HintSerializer(answer.to_json()).data)
 
 
+class AnalysisView(ApiView):
+    """The move-by-move analysis of the player's own finished game: POST asks for it (once:
+    then it is kept), GET reads how it stands."""
+
+    throttle_scope = "analyses"
+
+    def _answer(self, request: Request, attempt_id: int, *, ask: bool) -> Response:
+        analysis = services.attempt_analysis(
+            attempt_id=attempt_id, player=identity.player_or_nobody(request), ask=ask
+        )
+        if analysis is None:
+            return Response({"status": "none"})
+        answer = selectors.analysis_answer(analysis=analysis)
+        pending = answer["status"] in ("queued", "running")
+        return Response(answer, status=202 if pending else 200)
+
+    @openapi.ANALYSIS_GET
+    def get(self, request: Request, attempt_id: int) -> Response:
+        return self._answer(request, attempt_id, ask=False)
+
+    @openapi.ANALYSIS_POST
+    def post(self, request: Request, attempt_id: int) -> Response:
+        return self._answer(request, attempt_id, ask=True)
+
+
 class ContinueView(ApiView):
     throttle_scope = "starts"
 

@@ -5,11 +5,16 @@ Functions are keyword-only and named `noun_verb`. Contended rows are locked
 resignation). Effects on other parts of the project run after commit, through the signals of
 `games.signals`, which carry ids: this package never calls a listener itself.
 
-One module per entity (`deals`, `dailies`, `players`, `attempts`, `reviews`), and `hints`;
-callers import the package (`from games import services; services.attempt_play(...)`), which
-names every service here.
+One module per entity (`deals`, `dailies`, `players`, `attempts`, `reviews`), `hints` and
+`analysis`; callers import the package (`from games import services;
+services.attempt_play(...)`), which names every service here.
 """
 
+from games.services.analysis import (
+    analysis_check,
+    analysis_run,
+    attempt_analysis,
+)
 from games.services.attempts import (
     HISTORY_MAX,
     MOVE_TOKEN_MAX,
@@ -71,6 +76,9 @@ from games.services.reviews import (
 )
 
 __all__ = [
+    "analysis_check",
+    "analysis_run",
+    "attempt_analysis",
     "DEFAULT_SOLVE_SECONDS",
     "HISTORY_MAX",
     "HintAnswer",

@@ -1,6 +1,8 @@
 """What a racer may not read while their race runs: the solver's line of the raced deal (the past
-daily's solution, `games.selectors.solution_refusals`) and hints on any game of that deal
-(`games.services.hints.hint_refusals`). Others may, and so may the racers once it is over."""
+daily's solution, `games.selectors.solution_refusals`), hints on any game of that deal
+(`games.services.hints.hint_refusals`) and the analysis of one
+(`games.services.analysis.analysis_refusals`). Others may, and so may the racers once it is
+over."""
 
 from __future__ import annotations
 
@@ -93,3 +95,24 @@ def test_a_race_on_a_fresh_deal_refuses_hints_on_a_practice_of_its_seed(alice, b
     refused = hint(practice, bob)
 
     assert refused.status_code == 409 and refused.json()["code"] == "hints_race"
+
+
+def test_a_racer_gets_no_analysis_of_a_game_on_the_raced_deal_while_the_race_runs(
+    alice, bob, carol, past_daily, monkeypatch
+):
+    race = started(monkeypatch, past_daily, alice, bob)
+    mine, _ = races.race_attempt(code=race.code, player=alice)
+    services.attempt_resign(attempt_id=mine.pk, player=alice)  # alice is done, bob races on
+    practice = practice_of(past_daily, carol)
+    services.attempt_resign(attempt_id=practice.pk, player=carol)
+
+    refused = client_of(alice).post(f"/api/attempts/{mine.pk}/analysis/")
+    assert refused.status_code == 409, refused.content
+    assert refused.json()["code"] == "analysis_race"
+    assert "racing on this deal" in refused.json()["detail"]
+    # Not in the race: analysed as ever.
+    assert client_of(carol).post(f"/api/attempts/{practice.pk}/analysis/").status_code == 202
+
+    theirs, _ = races.race_attempt(code=race.code, player=bob)
+    services.attempt_resign(attempt_id=theirs.pk, player=bob)  # the race is over
+    assert client_of(alice).post(f"/api/attempts/{mine.pk}/analysis/").status_code == 202

@@ -227,6 +227,29 @@ def hint(
     return Hint(UNDO, undo=winnable)
 
 
+def history_upper(tokens: Sequence[str], keys: Sequence[Any], won: bool) -> dict[Any, int]:
+    """For a history that ends won, the fewest card moves the history itself takes from each
+    of its positions (by key: `keys[i]` is the position after `i` tokens) to the win: an upper
+    bound on each one's distance. Empty for a history not won."""
+    upper: dict[Any, int] = {}
+    if not won:
+        return upper
+    upper[keys[-1]] = 0
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(tokens) - 1, -1, -1):
+            after = upper.get(keys[i + 1])
+            if (
+                tokens[i] != UNDO_TEXT
+                and after is not None
+                and after + 1 < upper.get(keys[i], after + 2)
+            ):
+                upper[keys[i]] = after + 1
+                changed = True
+    return upper
+
+
 def distance_profile(
     game: str,
     deal_string: str,
@@ -258,22 +281,7 @@ def distance_profile(
         games.append(games[-1].copy())
         games[-1].push(token)
     keys = [rules.key(rules.state_of(g)) for g in games]
-    # upper[key]: the fewest card moves the history itself takes from that position to a win.
-    upper: dict[Any, int] = {}
-    if games[-1].is_won():
-        upper[keys[-1]] = 0
-        changed = True
-        while changed:
-            changed = False
-            for i in range(len(tokens) - 1, -1, -1):
-                after = upper.get(keys[i + 1])
-                if (
-                    tokens[i] != UNDO_TEXT
-                    and after is not None
-                    and after + 1 < upper.get(keys[i], after + 2)
-                ):
-                    upper[keys[i]] = after + 1
-                    changed = True
+    upper = history_upper(tokens, keys, games[-1].is_won())
     known: dict[Any, int] = {}  # exact distances by position key
     # Moves along the history's own shortest way to the end usually cost no search: the time
     # goes to the others.

@@ -1,0 +1,334 @@
+"""The move-by-move analysis of a game (docs/solver.md, "The analysis of a game").
+
+For every position a history passes through, the fewest moves still needed to win (exact, or
+proven bounds where the budget ran out, or "no win from here") and the solver's move from it;
+for a game that lost its win, the move after which none remained and a winning move from the
+position before it; for any game, the stretches that cost the most moves, each with the
+solver's shorter way. The solver knows the whole deal: Munger's face-down cards and stock
+included, so callers show an analysis only where the deal is no secret any more.
+
+The same walk as `distance.distance_profile` (the fair-play measure): the history's own
+remaining moves bound each position from above, a move brings a win at most one move closer,
+and where the two bounds meet no search is needed.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base import Game
+from ..moves import UNDO_TEXT, split_moves
+from ..registry import game_class
+from .distance import (
+    BOUNDS,
+    EXACT_DISTANCE,
+    NO_WIN,
+    WON,
+    distance_of,
+    history_upper,
+)
+from .registry import rules_for
+from .rules import DECIDE, EXACT
+from .search import SOLVED, UNSOLVABLE, Budget, bounded, decide
+
+#: Stretches reported, costliest first, and the gap of moves that lost nothing that still
+#: joins two costly moves into one stretch.
+STRETCHES = 3
+STRETCH_GAP = 2
+
+
+@dataclass
+class Point:
+    """The position after `index` moves: `status` exact (`distance` the fewest moves left),
+    bounds (`lower` <= fewest <= `upper`; `upper` None when no line is known), no_win or won;
+    `best` the solver's move from it (a shortest line's first when exact, else a winning
+    line's), None when there is none or the budget found none."""
+
+    index: int
+    status: str
+    distance: int | None = None
+    lower: int | None = None
+    upper: int | None = None
+    best: str | None = None
+
+    @property
+    def low(self) -> float:
+        return self.lower if self.lower is not None else 0
+
+    @property
+    def high(self) -> float:
+        return self.upper if self.upper is not None else math.inf
+
+
+@dataclass
+class Stretch:
+    """Moves `first` to `last` (indexes into the history, inclusive) lost `wasted` moves:
+    exactly, or at least that many when a bound stands in for a distance (`exact` False).
+    `line` is the shorter way: the solver's shortest line from the position before `first`,
+    as many moves of it as the stretch took (to compare where each gets in those moves)."""
+
+    first: int
+    last: int
+    wasted: int
+    exact: bool
+    line: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    """The analysis of a history: one `Point` per position (len(history) + 1), whether it
+    ended won, `lost_at` (the index of the move after which no win remained; None when a win
+    remained to the end, or when the budget could not tell), `winning_move` (a winning move
+    from the position before that move), the costliest `stretches`, and the seconds spent."""
+
+    points: list[Point]
+    won: bool
+    lost_at: int | None
+    winning_move: str | None
+    stretches: list[Stretch]
+    seconds: float
+
+    @property
+    def settled(self) -> int:
+        return sum(1 for p in self.points if p.status in (EXACT_DISTANCE, WON, NO_WIN))
+
+
+class _Clock:
+    """The budget: `total` seconds shared among the positions still to settle, at most
+    `each` for one of them."""
+
+    def __init__(self, total: float, each: float):
+        self.start = time.perf_counter()
+        self.total = total
+        self.each = each
+
+    def left(self) -> float:
+        return max(0.0, self.total - (time.perf_counter() - self.start))
+
+    def share(self, waiting: int) -> float:
+        return min(self.each, self.left() / max(1, waiting))
+
+    @property
+    def spent(self) -> float:
+        return time.perf_counter() - self.start
+
+
+def _positions(game: str, deal_string: str, tokens: Sequence[str]) -> list[Game]:
+    start = game_class(game).from_deal(deal_string)
+    games = [start.copy()]
+    for token in tokens:
+        games.append(games[-1].copy())
+        games[-1].push(token)
+    return games
+
+
+def kept_moves(tokens: Sequence[str]) -> list[int]:
+    """The indexes of the moves a history keeps: each undo takes back the move before it.
+
+    >>> kept_moves(["a", "b", "U", "c", "d", "U", "U", "e"])
+    [0, 7]
+    """
+    kept: list[int] = []
+    for index, token in enumerate(tokens):
+        if token == UNDO_TEXT:
+            if kept:
+                kept.pop()
+        else:
+            kept.append(index)
+    return kept
+
+
+def _lost_at(
+    games: list[Game], tokens: Sequence[str], clock: _Clock
+) -> tuple[int | None, list[str]]:
+    """For a history whose last position has no win: the index of the move after which none
+    remained, and a winning line from the position before it. Winnable positions along the
+    kept moves form their beginning (a position with a win left comes from one with a win
+    left), and every later position of the history descends from the first without one, so
+    bisection over the kept moves finds it in a few decisions. (None, []) when the last
+    position still wins, when the deal itself does not, or when the budget could not tell."""
+
+    def verdict(position: Game, seconds: float) -> tuple[str, list[str]]:
+        outcome = decide(rules_for(position, DECIDE), Budget(seconds, None))
+        return outcome.status, list(outcome.line)
+
+    status, _ = verdict(games[-1], clock.share(8))
+    if status != UNSOLVABLE:
+        return None, []
+    kept = kept_moves(tokens)
+    path = [games[0]] + [games[index + 1] for index in kept]
+    status, line = verdict(path[0], clock.share(8))
+    if status != SOLVED:
+        return None, []
+    winnable, lost = 0, len(path) - 1
+    while lost - winnable > 1:
+        probe = (winnable + lost) // 2
+        status, found = verdict(path[probe], clock.share(8))
+        if status == SOLVED:
+            winnable, line = probe, found
+        elif status == UNSOLVABLE:
+            lost = probe
+        else:
+            return None, []
+    return kept[winnable], line
+
+
+def _settle(
+    position: Game, before: Point | None, high: int | None, seconds: float
+) -> tuple[Point, list[str]]:
+    """A position's value within `seconds`, knowing the position one move earlier (`before`:
+    a move brings a win one move closer at most) and the length of a winning line from here
+    (`high`, None if none is known), with the line found (empty when none was). Deciding, then
+    exact A* (`distance_of`): on real games it settles more positions in the same time than a
+    depth-first search that starts at the distance before minus one."""
+    if position.is_won():
+        return Point(0, WON, 0, 0, 0), []
+    found = distance_of(position, time_limit=seconds, known_upper=high)
+    if found.status == NO_WIN:
+        return Point(0, NO_WIN), []
+    if found.status == EXACT_DISTANCE:
+        d = found.distance
+        return Point(0, EXACT_DISTANCE, d, d, d, found.next_move), found.line
+    lower = found.lower if found.lower is not None else 0
+    if before is not None and before.lower is not None:
+        lower = max(lower, before.lower - 1)
+    uppers = [u for u in (found.upper, high) if u is not None]
+    return Point(
+        0, BOUNDS, None, lower, min(uppers) if uppers else None, found.next_move
+    ), found.line
+
+
+def _best_from(position: Game, distance: int, seconds: float) -> list[str]:
+    """A shortest line from a position whose distance is known, or [] if the budget ran out."""
+    if seconds <= 0:
+        return []
+    outcome = bounded(rules_for(position, EXACT), Budget(seconds, None), distance)
+    return list(outcome.line) if outcome.status == SOLVED else []
+
+
+def _cost(before: Point, after: Point) -> tuple[int, bool]:
+    """The moves a move lost (0 when it brought the win one move closer), and whether that is
+    exact; with a bound in place of a distance, the least it can have lost."""
+    if before.distance is not None and after.distance is not None:
+        return after.distance - before.distance + 1, True
+    least = after.low - before.high + 1
+    return (max(0, int(least)) if least != -math.inf else 0), False
+
+
+def _stretches(points: list[Point], moves: int) -> list[tuple[int, int, int, bool]]:
+    """The moves that lost something, joined into stretches across gaps of at most
+    `STRETCH_GAP` moves that lost nothing: (first, last, wasted, exact), costliest first."""
+    found: list[list[Any]] = []
+    for index in range(moves):
+        before, after = points[index], points[index + 1]
+        if after.status == NO_WIN or before.status == NO_WIN:
+            break
+        cost, exact = _cost(before, after)
+        if cost <= 0:
+            continue
+        if found and index - found[-1][1] <= STRETCH_GAP + 1:
+            found[-1][1] = index
+            found[-1][2] += cost
+            found[-1][3] = found[-1][3] and exact
+        else:
+            found.append([index, index, cost, exact])
+    found.sort(key=lambda s: (-s[2], s[0]))
+    return [(s[0], s[1], s[2], s[3]) for s in found[:STRETCHES]]
+
+
+def analyse(
+    game: str,
+    deal_string: str,
+    history: str | Sequence[str],
+    *,
+    par: int | None = None,
+    time_limit: float = 60.0,
+    position_limit: float = 2.0,
+) -> Report:
+    """The analysis of `history` played from a deal, within `time_limit` seconds in all and at
+    most `position_limit` for one position (`par`, when proven shortest, saves the first
+    search). Positions the budget could not settle get proven bounds, never a guess."""
+    clock = _Clock(time_limit, position_limit)
+    tokens = list(split_moves(history) if isinstance(history, str) else history)
+    games = _positions(game, deal_string, tokens)
+    rules = rules_for(games[0], EXACT)
+    keys: list[Hashable] = [rules.key(rules.state_of(g)) for g in games]
+    won = games[-1].is_won()
+    upper = history_upper(tokens, keys, won)
+    lost_at, winning_line = (None, []) if won else _lost_at(games, tokens, clock)
+
+    known: dict[Hashable, tuple[Point, list[str]]] = {}
+    lines: dict[int, list[str]] = {}
+    points: list[Point] = []
+    waiting = len(tokens) + 1 if lost_at is None else lost_at + 1
+    for index, here in enumerate(games):
+        key = keys[index]
+        if lost_at is not None and index > lost_at:
+            points.append(Point(index, NO_WIN))
+            continue
+        if key in known:
+            point, line = known[key]
+            points.append(
+                Point(index, point.status, point.distance, point.lower, point.upper, point.best)
+            )
+            lines[index] = line
+            continue
+        before = points[-1] if points else None
+        high = upper.get(key)
+        token = tokens[index - 1] if index else None
+        if here.is_won():
+            point, line = Point(0, WON, 0, 0, 0), []
+        elif index == 0 and par is not None:
+            point, line = Point(0, EXACT_DISTANCE, par, par, par), []
+        elif (
+            before is not None
+            and token != UNDO_TEXT
+            and before.distance is not None
+            and high is not None
+            and high == before.distance - 1
+        ):
+            point, line = Point(0, EXACT_DISTANCE, high, high, high), []
+        else:
+            point, line = _settle(here, before, high, clock.share(waiting))
+        waiting = max(1, waiting - 1)
+        point.index = index
+        known[key] = (point, line)
+        lines[index] = line
+        points.append(point)
+
+    # The solver's move from each position that has a distance and none yet: the player's own
+    # move when it brought the win one move closer, else a shortest line's first move.
+    for index, point in enumerate(points):
+        if point.best is not None or point.status not in (EXACT_DISTANCE, BOUNDS):
+            continue
+        following = points[index + 1] if index + 1 < len(points) else None
+        token = tokens[index] if index < len(tokens) else None
+        if (
+            token is not None
+            and token != UNDO_TEXT
+            and point.distance is not None
+            and following is not None
+            and following.distance == point.distance - 1
+        ):
+            point.best = token
+        elif point.distance is not None:
+            line = _best_from(games[index], point.distance, min(clock.each, clock.left()))
+            if line:
+                point.best, lines[index] = line[0], line
+
+    winning_move = winning_line[0] if winning_line else None
+    if lost_at is not None and points[lost_at].best is not None:
+        winning_move = points[lost_at].best  # a shortest line's, when the budget found one
+
+    stretches = []
+    for first, last, wasted, exact in _stretches(points, len(tokens)):
+        start = points[first]
+        line = lines.get(first) or []
+        if not line and start.distance is not None:
+            line = _best_from(games[first], start.distance, min(clock.each, clock.left()))
+        stretches.append(Stretch(first, last, wasted, exact, line[: last - first + 1]))
+    return Report(points, won, lost_at, winning_move, stretches, round(clock.spent, 3))

@@ -1,0 +1,172 @@
+"""The move-by-move analysis of a game (docs/solver.md, "The analysis of a game"): the move that
+lost the win, the distances against brute force, the stretches that cost moves, bounds where
+the budget runs out."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from games.engine import GAMES, Game, deal
+from games.engine.solver import DECIDE, EXACT, rules_for
+from games.engine.solver.analysis import analyse, kept_moves
+from games.engine.solver.distance import distance, position
+from games.engine.solver.search import SOLVED, UNSOLVABLE, Budget, decide
+from tests.engine.solving import WINNABLE, brute_distance, certificate
+
+
+@cache
+def shortest(game: str, seed: int) -> tuple[str, ...]:
+    """A shortest winning line of a winnable seed's deal (an exact search that finishes)."""
+    found = distance(game, deal(game, seed), time_limit=60)
+    assert found.status == "exact", (game, seed, found.status)
+    return tuple(found.line)
+
+
+def verdict(game: Game) -> str:
+    outcome = decide(rules_for(game, DECIDE), Budget(None, 3_000_000))
+    assert outcome.status != "unknown"
+    return outcome.status
+
+
+def blunder(game: str, seed: int, line: tuple[str, ...], after: int) -> tuple[int, str]:
+    """The first move of the line's position `after` or later with a legal move that leaves no
+    win: (its index, that move)."""
+    here = GAMES[game].from_deal(deal(game, seed))
+    for index, token in enumerate(line):
+        if index >= after:
+            for move in here.legal_moves():
+                child = here.copy()
+                child.push(move)
+                if verdict(child) == UNSOLVABLE:
+                    return index, move.text
+        here.push(token)
+    raise AssertionError("no move of the line can lose the win")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["masterpiece", "munger"])
+def test_a_known_blunder_is_named_with_a_winning_move_before_it(game: str) -> None:
+    seed = WINNABLE[game][0]
+    line = certificate(game, seed)
+    index, move = blunder(game, seed, line, after=len(line) // 3)
+    # The line, the blunder, then a few legal moves and an undo of the last: lost all along.
+    history = list(line[:index]) + [move]
+    here = position(game, deal(game, seed), history)
+    for _ in range(3):
+        legal = here.legal_moves()
+        if not legal:
+            break
+        history.append(legal[0].text)
+        here.push(legal[0])
+    history.append("U")
+
+    report = analyse(game, deal(game, seed), history, time_limit=8, position_limit=1)
+
+    assert not report.won
+    assert report.lost_at == index
+    assert report.winning_move is not None
+    before = position(game, deal(game, seed), history[:index])
+    assert report.winning_move in [m.text for m in before.legal_moves()]
+    before.push(report.winning_move)
+    assert verdict(before) == SOLVED
+    assert all(p.status == "no_win" for p in report.points[index + 1 :])
+    assert report.points[index].status in ("exact", "bounds")
+
+
+def test_a_game_whose_deal_has_no_win_has_no_losing_move() -> None:
+    text = deal("masterpiece", 5)  # no win from the deal (the scheduler never deals it)
+    assert verdict(GAMES["masterpiece"].from_deal(text)) == UNSOLVABLE
+    history = [m.text for m in GAMES["masterpiece"].from_deal(text).legal_moves()[:1]]
+    report = analyse("masterpiece", text, history, time_limit=10)
+    assert report.lost_at is None and report.winning_move is None
+    assert [p.status for p in report.points] == ["no_win", "no_win"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", WINNABLE["masterpiece"][:3])
+def test_the_distances_near_the_end_agree_with_brute_force(seed: int) -> None:
+    """A shortest line with a detour kept ten moves before its end (a legal move, its way
+    back undone), then the rest of the line: each of the last positions' distance is the
+    brute-force shortest over the engine's own moves."""
+    game = "masterpiece"
+    line = shortest(game, seed)
+    cut = len(line) - 10
+    here = position(game, deal(game, seed), line[:cut])
+    detour = next(m.text for m in here.legal_moves() if m.text != line[cut])
+    history = list(line[:cut]) + [detour, "U"] + list(line[cut:])
+
+    report = analyse(game, deal(game, seed), history, par=len(line), time_limit=60)
+
+    assert report.won and report.lost_at is None
+    for index in range(cut, len(history) + 1):
+        point = report.points[index]
+        brute = brute_distance(position(game, deal(game, seed), history[:index]), 14)
+        if brute is None:
+            assert point.status in ("no_win", "bounds"), (index, point)
+            if point.status == "bounds":
+                assert point.lower is not None and point.lower > 14 - 1
+        else:
+            assert point.status in ("exact", "won"), (index, point)
+            assert point.distance == brute, (index, point, brute)
+    # Along the shortest line every move brings the win one move closer; the detour and its
+    # undo cost two moves together (the detour itself may have been another shortest move).
+    (stretch,) = report.stretches
+    assert stretch.wasted == 2 and cut <= stretch.first <= stretch.last <= cut + 1
+
+
+def test_a_stretch_names_its_cost_and_a_shorter_way() -> None:
+    game, seed = "masterpiece", WINNABLE["masterpiece"][0]
+    line = shortest(game, seed)
+    # Two wasted moves kept: a card moved somewhere and back (found on the line's positions).
+    text = deal(game, seed)
+    for cut in range(len(line) // 2, len(line)):
+        here = position(game, text, line[:cut])
+        for move in here.legal_moves():
+            child = here.copy()
+            child.push(move)
+            back = [m.text for m in child.legal_moves() if _same(child, m.text, here)]
+            if back:
+                history = list(line[:cut]) + [move.text, back[0]] + list(line[cut:])
+                report = analyse(game, text, history, par=len(line), time_limit=60)
+                assert report.won
+                # The move away lost two (itself and one to come back); the way back is a move
+                # of a shortest line again.
+                assert [(s.first, s.last, s.wasted, s.exact) for s in report.stretches] == [
+                    (cut, cut, 2, True)
+                ]
+                shorter = report.stretches[0].line
+                assert len(shorter) == 1
+                assert shorter[0] == report.points[cut].best
+                assert report.points[cut].distance == len(line) - cut
+                return
+    raise AssertionError("no move of this line can be taken straight back")
+
+
+def _same(after: Game, move: str, before: Game) -> bool:
+    child = after.copy()
+    child.push(move)
+    rules = rules_for(before, EXACT)
+    return rules.key(rules.state_of(child)) == rules.key(rules.state_of(before))
+
+
+def test_a_budget_that_runs_out_leaves_bounds_not_guesses() -> None:
+    game, seed = "munger", WINNABLE["munger"][0]
+    line = certificate(game, seed)
+    report = analyse(game, deal(game, seed), line, time_limit=0.2, position_limit=0.01)
+    assert report.won
+    assert report.points[-1].status == "won"
+    bounded = [p for p in report.points if p.status == "bounds"]
+    assert bounded, "a fifth of a second cannot settle a whole Munger game"
+    for p in bounded:
+        assert p.distance is None and p.lower is not None
+        # The history itself is a line: what is left of it bounds every position above.
+        assert p.upper is None or p.lower <= p.upper
+        assert p.upper is None or p.upper <= len(line) - p.index
+
+
+def test_kept_moves_take_undos_back() -> None:
+    assert kept_moves([]) == []
+    assert kept_moves(["U"]) == []
+    assert kept_moves(["a", "U", "b", "c", "U"]) == [2]
