@@ -170,3 +170,20 @@ def test_kept_moves_take_undos_back() -> None:
     assert kept_moves([]) == []
     assert kept_moves(["U"]) == []
     assert kept_moves(["a", "U", "b", "c", "U"]) == [2]
+
+
+def test_a_losing_move_taken_back_costs_its_two_moves() -> None:
+    """A detour through a position with no win, undone: the stretch is the move and its undo,
+    two moves lost, and the game still wins."""
+    game, seed = "masterpiece", WINNABLE["masterpiece"][0]
+    line = shortest(game, seed)
+    index, move = blunder(game, seed, line, after=len(line) // 3)
+    history = list(line[:index]) + [move, "U"] + list(line[index:])
+
+    report = analyse(game, deal(game, seed), history, par=len(line), time_limit=60)
+
+    assert report.won and report.lost_at is None
+    assert report.points[index + 1].status == "no_win"
+    assert [(s.first, s.last, s.wasted, s.exact) for s in report.stretches] == [
+        (index, index + 1, 2, True)
+    ]

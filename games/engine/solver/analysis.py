@@ -210,32 +210,37 @@ def _best_from(position: Game, distance: int, seconds: float) -> list[str]:
     return list(outcome.line) if outcome.status == SOLVED else []
 
 
-def _cost(before: Point, after: Point) -> tuple[int, bool]:
-    """The moves a move lost (0 when it brought the win one move closer), and whether that is
-    exact; with a bound in place of a distance, the least it can have lost."""
+def _cost(before: Point, after: Point, moves: int) -> tuple[int, bool]:
+    """The moves lost by `moves` moves that led from one position to another (0 when each
+    brought the win one move closer), and whether that is exact; with a bound in place of a
+    distance, the least they can have lost."""
     if before.distance is not None and after.distance is not None:
-        return after.distance - before.distance + 1, True
-    least = after.low - before.high + 1
+        return moves + after.distance - before.distance, True
+    least = moves + after.low - before.high
     return (max(0, int(least)) if least != -math.inf else 0), False
 
 
 def _stretches(points: list[Point], moves: int) -> list[tuple[int, int, int, bool]]:
     """The moves that lost something, joined into stretches across gaps of at most
-    `STRETCH_GAP` moves that lost nothing: (first, last, wasted, exact), costliest first."""
+    `STRETCH_GAP` moves that lost nothing: (first, last, wasted, exact), costliest first. A
+    detour through positions with no win, taken back, costs as one: the moves it took and
+    what the position it came back to lacks of the one it left."""
     found: list[list[Any]] = []
+    left = 0  # the last position with a win, where a detour without one began
     for index in range(moves):
-        before, after = points[index], points[index + 1]
-        if after.status == NO_WIN or before.status == NO_WIN:
-            break
-        cost, exact = _cost(before, after)
+        after = points[index + 1]
+        if after.status == NO_WIN or points[left].status == NO_WIN:
+            continue
+        cost, exact = _cost(points[left], after, index + 1 - left)
+        first, left = left, index + 1
         if cost <= 0:
             continue
-        if found and index - found[-1][1] <= STRETCH_GAP + 1:
+        if found and first - found[-1][1] <= STRETCH_GAP + 1:
             found[-1][1] = index
             found[-1][2] += cost
             found[-1][3] = found[-1][3] and exact
         else:
-            found.append([index, index, cost, exact])
+            found.append([first, index, cost, exact])
     found.sort(key=lambda s: (-s[2], s[0]))
     return [(s[0], s[1], s[2], s[3]) for s in found[:STRETCHES]]
 
