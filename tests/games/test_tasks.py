@@ -17,7 +17,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import connection
 
 from config.celery import app
-from games import clock, scheduling, services, tasks
+from games import clock, scheduling, services, signals, tasks
 from games.engine.solver import SolveResult
 from games.errors import Conflict
 from games.models import DailyChallenge, Deal
@@ -343,3 +343,26 @@ def test_a_worker_runs_ensure_dailies(worker):
     for (game, date), deal in pool.items():
         daily = DailyChallenge.objects.get(game=game, date=date)
         assert daily.deal_id == deal.pk and daily.published
+
+
+@pytest.mark.redis
+def test_an_analysis_waits_behind_the_proofs_on_the_solve_queue(settings):
+    """On Redis a queue is a list per priority step, and a worker pops the lowest step first
+    (kombu's Redis transport): the analysis goes to the last, a proof (no priority) to the
+    first."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs REDIS_URL")  # the mark skips first, with its reason
+    import redis
+
+    settings.SOLVER_JOBS = "queue"
+    queue = f"patience-test-{uuid.uuid4().hex[:12]}"
+    client = redis.Redis.from_url(app.conf.broker_url)
+    try:
+        with routed_to(queue):
+            tasks.analyse_attempt.apply_async((1,), priority=tasks.ANALYSIS_PRIORITY)
+            tasks.prove_deal_par.delay(2)
+            signals.send_now(signals.analysis_requested, attempt_id=3)
+        steps = {key: client.llen(key) for key in (queue, f"{queue}\x06\x169")}
+        assert steps == {queue: 1, f"{queue}\x06\x169": 2}
+    finally:
+        client.delete(queue, f"{queue}\x06\x169")
