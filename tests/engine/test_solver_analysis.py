@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import GAMES, Game, deal
 from games.engine.solver import DECIDE, EXACT, rules_for
-from games.engine.solver.analysis import analyse, kept_moves
+from games.engine.solver.analysis import Point, _tighten, analyse, kept_moves
 from games.engine.solver.distance import distance, position
 from games.engine.solver.search import SOLVED, UNSOLVABLE, Budget, decide
 from tests.engine.solving import WINNABLE, brute_distance, certificate
@@ -187,3 +187,31 @@ def test_a_losing_move_taken_back_costs_its_two_moves() -> None:
     assert [(s.first, s.last, s.wasted, s.exact) for s in report.stretches] == [
         (index, index + 1, 2, True)
     ]
+
+
+def test_bounds_are_tightened_by_the_neighbours() -> None:
+    """A move brings a win one move closer at most: from a position 10 away, the next is at
+    least 9 away, and a position 9 or less away makes the one before it 10 or less; an undo
+    is the move before it the other way round."""
+    points = [
+        Point(0, "exact", 10, 10, 10),
+        Point(1, "bounds", None, 5, None),
+        Point(2, "bounds", None, 0, 9),
+        Point(3, "bounds", None, 5, None),  # the undo: back at position 1
+        Point(4, "bounds", None, 0, 12),
+    ]
+    keys = ["p0", "p1", "p2", "p1", "p4"]
+    _tighten(points, keys, ["a", "b", "U", "c"])
+    assert [(p.status, p.lower, p.upper) for p in points] == [
+        ("exact", 10, 10),
+        ("bounds", 9, 10),
+        ("bounds", 8, 9),
+        ("bounds", 9, 10),
+        ("bounds", 8, 12),  # a move may put the win any number of moves further away
+    ]
+    points[2] = Point(2, "exact", 9, 9, 9)
+    _tighten(points, keys, ["a", "b", "U", "c"])
+    assert (points[1].status, points[1].distance) == ("bounds", None)  # 9 or 10 still
+    points[4] = Point(4, "exact", 8, 8, 8)
+    _tighten(points, keys, ["a", "b", "U", "c"])
+    assert [(p.status, p.distance) for p in (points[1], points[3])] == [("exact", 9)] * 2

@@ -117,11 +117,19 @@ def test_a_win_reports_its_moves_over_par(alice):
     assert report["par"] == deal.par
     assert report["over_par"] == len(line) + 2 - deal.par
     assert report["points"][-1]["status"] == "won"
-    # The move and its undo (moves k+1 and k+2) lost two moves; the solver's own line may
-    # lose some elsewhere.
-    (stretch,) = [s for s in report["stretches"] if k + 1 <= s["from"] <= k + 2]
-    assert stretch["to"] <= k + 2 and stretch["wasted"] == 2 and stretch["exact"]
-    assert stretch["better"]["steps"] and "view" in stretch["better"]["steps"][0]
+    # The move and its undo lost two moves, and so may the certificate's own turns: the
+    # costliest three come first, each with the solver's line from where it began.
+    stretches = report["stretches"]
+    views = [report["start"]] + [step["view"] for step in report["steps"]]
+    assert stretches and len(stretches) <= 3
+    assert [s["wasted"] for s in stretches] == sorted(
+        (s["wasted"] for s in stretches), reverse=True
+    )
+    for stretch in stretches:
+        assert 1 <= stretch["from"] <= stretch["to"] <= report["moves"] and stretch["wasted"] > 0
+        assert stretch["better"]["start"] == views[stretch["from"] - 1]
+        assert 1 <= len(stretch["better"]["steps"]) <= stretch["to"] - stretch["from"] + 1
+        assert {"move", "card", "count", "view"} <= set(stretch["better"]["steps"][0])
 
 
 def test_no_analysis_of_a_ranked_daily_while_its_day_is_open(alice, travel):

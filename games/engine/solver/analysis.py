@@ -39,6 +39,9 @@ from .search import SOLVED, UNSOLVABLE, Budget, bounded, decide
 #: joins two costly moves into one stretch.
 STRETCHES = 3
 STRETCH_GAP = 2
+#: A position the first pass left in bounds may take this many times its first share when the
+#: budget has time left.
+SECOND_PASS = 4
 
 
 @dataclass
@@ -202,6 +205,75 @@ def _settle(
     ), found.line
 
 
+def _tighten(points: list[Point], keys: Sequence[Hashable], tokens: Sequence[str]) -> None:
+    """Bounds from the neighbours: a move brings a win at most one move closer, so along a
+    move from F to T, d(T) >= d(F) - 1 and d(F) <= d(T) + 1 (an undo back to F is that move
+    the other way round). Repeated until nothing changes; a position whose bounds meet is
+    exact. Every point of a position (it may recur) gets the same values."""
+    low: dict[Hashable, float] = {}
+    high: dict[Hashable, float] = {}
+    for point, key in zip(points, keys, strict=True):
+        if point.status in (EXACT_DISTANCE, WON, BOUNDS):
+            low[key] = point.low
+            high[key] = point.high
+    edges = [
+        (keys[i + 1], keys[i]) if token == UNDO_TEXT else (keys[i], keys[i + 1])
+        for i, token in enumerate(tokens)
+    ]
+    edges = [(f, t) for f, t in edges if f in low and t in low and f != t]
+    for _ in range(len(points)):
+        changed = False
+        for f, t in edges:
+            if low[f] - 1 > low[t]:
+                low[t], changed = low[f] - 1, True
+            if high[t] + 1 < high[f]:
+                high[f], changed = high[t] + 1, True
+        if not changed:
+            break
+    for point, key in zip(points, keys, strict=True):
+        if point.status != BOUNDS:
+            continue
+        point.lower = int(low[key])
+        point.upper = None if high[key] == math.inf else int(high[key])
+        if point.upper is not None and point.lower >= point.upper:
+            point.status, point.distance, point.lower = EXACT_DISTANCE, point.upper, point.upper
+
+
+def _second_pass(
+    points: list[Point],
+    keys: Sequence[Hashable],
+    tokens: Sequence[str],
+    games: Sequence[Game],
+    lines: dict[int, list[str]],
+    clock: _Clock,
+) -> None:
+    """What the first pass left in bounds: tightened from the neighbours, then searched again
+    with the budget left, the latest positions first (the cheapest, and each one settled
+    tightens the rest), up to `SECOND_PASS` times a position's first share."""
+    _tighten(points, keys, tokens)
+    waiting = {keys[p.index]: p.index for p in reversed(points) if p.status == BOUNDS}
+    for key, index in sorted(waiting.items(), key=lambda item: -item[1]):
+        point = points[index]
+        if point.status != BOUNDS or clock.left() <= 0:
+            continue
+        seconds = min(SECOND_PASS * clock.each, clock.left() / max(1, len(waiting)))
+        found = distance_of(games[index], time_limit=seconds, known_upper=point.upper)
+        if found.status == EXACT_DISTANCE and found.distance is not None:
+            for other in points:
+                if keys[other.index] == key:
+                    other.status, other.distance = EXACT_DISTANCE, found.distance
+                    other.lower = other.upper = found.distance
+                    other.best = found.next_move or other.best
+            if found.line:
+                lines[index] = list(found.line)
+            _tighten(points, keys, tokens)
+        elif found.status == BOUNDS and found.lower is not None:
+            for other in points:
+                if keys[other.index] == key and other.lower is not None:
+                    other.lower = max(other.lower, found.lower)
+            _tighten(points, keys, tokens)
+
+
 def _best_from(position: Game, distance: int, seconds: float) -> list[str]:
     """A shortest line from a position whose distance is known, or [] if the budget ran out."""
     if seconds <= 0:
@@ -304,6 +376,9 @@ def analyse(
         known[key] = (point, line)
         lines[index] = line
         points.append(point)
+
+    if lost_at is None or lost_at > 0:
+        _second_pass(points, keys, tokens, games, lines, clock)
 
     # The solver's move from each position that has a distance and none yet: the player's own
     # move when it brought the win one move closer, else a shortest line's first move.
