@@ -195,6 +195,7 @@ INSTALLED_APPS = [
     "games",
     "leaderboards",
     "races",
+    "ratings",
     "realtime",
     "frontend",
     # The metrics' listeners of the apps' signals: above every app (config/monitoring/).

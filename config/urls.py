@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("leaderboards.urls")),
     path("api/", include("races.urls")),
+    path("api/", include("ratings.urls")),
     # Keep last among the api/ routes: any other path under /api/ is a JSON 404.
     re_path(r"^api/", api_not_found, name="api-not-found"),
     path("", include("frontend.urls")),

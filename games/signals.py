@@ -15,6 +15,8 @@ that fails is logged and does not undo or fail the change that caused it.
 - `attempt_changed(attempt_id, daily_id)`: its standing changed outside play (disqualified,
   approved after review, verified again)
 - `daily_scheduled(daily_id)`: a daily was created or its deal changed
+- `daily_closed(daily_id)`: a daily's day was closed (`services.daily_close` claimed it): its
+  results are final but for reviews
 - `deal_solve_requested(deal_id, time_limit)`: someone asked the solver for a deal
 - `deal_par_requested(deal_id)`: a deal's par should be proven (it was scheduled, or a
   player's win showed it was not a floor)
@@ -46,6 +48,7 @@ move_played = Signal()
 attempt_finished = Signal()
 attempt_changed = Signal()
 daily_scheduled = Signal()
+daily_closed = Signal()
 deal_solve_requested = Signal()
 deal_par_requested = Signal()
 player_tokens_revoked = Signal()

@@ -1,10 +1,10 @@
 """The import rules of the project, held by reading every module's imports (top-level and
 inside functions alike):
 
-- data flows one way: infra <- games.engine <- games <- leaderboards <- races <- realtime <-
-  frontend, with infrastructure (infra: metrics, network facts, the Redis client, prepared SQL,
-  the loop task, addresses, the NUL check, rate windows) below every app and config (settings,
-  ASGI wiring) above them all: no module imports from a layer above its own;
+- data flows one way: infra <- games.engine <- games <- ratings <- leaderboards <- races <-
+  realtime <- frontend, with infrastructure (infra: metrics, network facts, the Redis client,
+  prepared SQL, the loop task, addresses, the NUL check, rate windows) below every app and
+  config (settings, ASGI wiring) above them all: no module imports from a layer above its own;
 - other apps build on the games API's base (games.api.base), never on its views;
 - no import cycle between modules, not even one held together by an import inside a function.
 
@@ -21,13 +21,14 @@ LAYERS = (
     "infra",
     "games.engine",
     "games",
+    "ratings",
     "leaderboards",
     "races",
     "realtime",
     "frontend",
     "config",
 )
-PACKAGES = {"infra", "games", "leaderboards", "races", "realtime", "frontend", "config"}
+PACKAGES = {"infra", "games", "ratings", "leaderboards", "races", "realtime", "frontend", "config"}
 
 
 def module_name(path: Path) -> str:

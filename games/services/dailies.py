@@ -162,6 +162,7 @@ def daily_close(*, daily_id: int) -> int | None:
                 held += 1
         daily.observed = daily_observed(daily=daily)
         daily.save(update_fields=["observed"])
+        signals.send_on_commit(signals.daily_closed, daily_id=daily.pk)
         return held
 
 

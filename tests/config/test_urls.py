@@ -1,4 +1,4 @@
-"""config/urls.py mounts three APIs at /api/ (games first, for speed: its routes are nearly every
+"""config/urls.py mounts four APIs at /api/ (games first, for speed: its routes are nearly every
 request at the daily rollover). Their order must change nothing: no path that one of them
 serves is matched by a route of another."""
 
@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-API_APPS = ("games_api", "leaderboards_api", "races_api")
+API_APPS = ("games_api", "leaderboards_api", "races_api", "ratings_api")
 #: Values tried for each converter: "me" meets the routes that name it.
 SAMPLES = {"id": ["12"], "str": ["me", "stats", "munger", "2026-12-01", "abc"]}
 

@@ -1,0 +1,82 @@
+"""Reads of the ratings: a player's ratings with their history, and a daily's deal rating with
+the difficulty the ratings give it. Nothing of a daily whose ranked play is open is read here."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from games import difficulty
+from games.models import DailyChallenge, GameName, Player
+from ratings import glicko2
+from ratings.models import PROVISIONAL_RD, DealRating, PlayerRating, RatedDaily, RatingChange
+
+#: Rated dailies a game needs before its deals get a calibrated difficulty: as many as the
+#: refit of the solver's cut points needs (games/difficulty.py).
+CALIBRATION_MIN_DAILIES = difficulty.MIN_DAYS
+
+
+def player_ratings(*, player: Player) -> list[dict[str, Any]]:
+    """The player's rating in each game (a newcomer's where none was counted yet), with the
+    change each daily made, oldest first."""
+    rows = {row.game: row for row in PlayerRating.objects.filter(player=player)}
+    history: dict[str, list[dict[str, Any]]] = {game: [] for game in GameName.values}
+    changes = RatingChange.objects.filter(player=player).order_by("date", "pk")
+    for change in changes.values("game", "date", "rating_before", "rating_after", "result"):
+        history[change["game"]].append(
+            {
+                "date": change["date"],
+                "before": round(change["rating_before"]),
+                "after": round(change["rating_after"]),
+                "result": change["result"],
+            }
+        )
+    out = []
+    for game in GameName.values:
+        row = rows.get(game)
+        rating = row.rating if row else glicko2.INITIAL_RATING
+        rd = row.rd if row else glicko2.INITIAL_RD
+        out.append(
+            {
+                "game": game,
+                "rating": round(rating),
+                "rd": round(rd),
+                "provisional": rd >= PROVISIONAL_RD,
+                "games": row.games if row else 0,
+                "history": history[game],
+            }
+        )
+    return out
+
+
+def calibrated_difficulty(*, game: str, rating: float) -> int | None:
+    """The level 1..5 of a deal rated `rating` among `game`'s rated deals (a fifth of them per
+    level: the quintiles of their ratings are the cut points); None until
+    `CALIBRATION_MIN_DAILIES` dailies of the game were rated with a player at least."""
+    rated = RatedDaily.objects.filter(game=game, players__gt=0).count()
+    if rated < CALIBRATION_MIN_DAILIES:
+        return None
+    ratings = list(
+        DealRating.objects.filter(game=game, players__gt=0).values_list("rating", flat=True)
+    )
+    cuts = statistics.quantiles(ratings, n=difficulty.LEVELS, method="inclusive")
+    return difficulty.level_of(rating, cuts)
+
+
+def daily_rating(*, daily: DailyChallenge) -> dict[str, Any] | None:
+    """The rating of the daily's deal once its day was rated: rating, deviation, players
+    counted and the calibrated difficulty. None while its ranked play is open (nothing of a
+    running daily is told) and until its day is rated."""
+    if daily.ranked_play_open() or not RatedDaily.objects.filter(daily=daily).exists():
+        return None
+    deal = DealRating.objects.filter(deal_id=daily.deal_id).first()
+    if deal is None:
+        return None
+    return {
+        "game": daily.game,
+        "date": daily.date,
+        "rating": round(deal.rating),
+        "rd": round(deal.rd),
+        "players": deal.players,
+        "calibrated_difficulty": calibrated_difficulty(game=deal.game, rating=deal.rating),
+    }

@@ -1,0 +1,12 @@
+"""The ratings API, mounted under /api/ by config/urls.py."""
+
+from django.urls import path
+
+from ratings import api
+
+app_name = "ratings_api"
+
+urlpatterns = [
+    path("players/me/ratings/", api.MyRatingsView.as_view(), name="my-ratings"),
+    path("dailies/<str:game>/<str:date>/rating/", api.DailyRatingView.as_view(), name="rating"),
+]
