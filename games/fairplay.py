@@ -21,6 +21,7 @@ moves.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 from collections.abc import Callable, Mapping, Sequence
@@ -28,8 +29,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from games.engine.solver.analysis import kept_moves
-from games.engine.solver.distance import distance_profile
+from games.engine.solver.analysis import analyse, kept_moves
 
 UNDO = "U"
 #: Munger's draw from the stock to the waste.
@@ -300,8 +300,15 @@ def perfection(
     line = net_line(moves)
     if not line:
         return None
-    profile = distance_profile(game, deal_string, line, time_limit=time_limit, start_distance=par)
-    decided = [check.closer for check in profile if check.closer is not None]
+    report = analyse(
+        game, deal_string, line, par=par, time_limit=time_limit, position_limit=None, explain=False
+    )
+    distances = [point.distance for point in report.points]
+    decided = [
+        after == before - 1
+        for before, after in itertools.pairwise(distances)
+        if before is not None and after is not None
+    ]
     if not decided:
         return None
     misses = decided.count(False)
@@ -310,8 +317,8 @@ def perfection(
         "decided": len(decided),
         "misses": misses,
         "value": misses / len(decided),
-        "start": profile[0].before,
-        "distances": [check.after for check in profile],
+        "start": distances[0],
+        "distances": distances[1:],
     }
 
 

@@ -9,7 +9,7 @@ from functools import cache
 import pytest
 
 from games.engine import GAMES, Game, deal
-from games.engine.solver import DECIDE, EXACT, rules_for
+from games.engine.solver import DECIDE, EXACT, prove_par, rules_for
 from games.engine.solver.analysis import Point, _tighten, analyse, kept_moves
 from games.engine.solver.distance import distance, position
 from games.engine.solver.search import SOLVED, UNSOLVABLE, Budget, decide
@@ -215,3 +215,33 @@ def test_bounds_are_tightened_by_the_neighbours() -> None:
     points[4] = Point(4, "exact", 8, 8, 8)
     _tighten(points, keys, ["a", "b", "U", "c"])
     assert [(p.status, p.distance) for p in (points[1], points[3])] == [("exact", 9)] * 2
+
+
+@pytest.mark.slow
+def test_the_distances_of_a_winning_history_with_a_detour() -> None:
+    deal_string = deal("masterpiece", 4)
+    par = prove_par("masterpiece", deal_string, time_limit=60)
+    assert par.optimal
+    # A shortest line, with a detour and its undo in the middle.
+    line = list(par.moves)
+    game = position("masterpiece", deal_string, line[:20])
+    detour = next(m.text for m in game.legal_moves() if m.text != line[20])
+    history = line[:20] + [detour, "U"] + line[20:]
+    report = analyse("masterpiece", deal_string, history, par=par.par, time_limit=120)
+    distances = [p.distance for p in report.points]
+    assert distances[:21] == list(range(par.par, par.par - 21, -1))
+    assert distances[21] is not None and distances[21] >= par.par - 21
+    assert distances[22] == par.par - 20  # the undo goes back to a known position
+    assert distances[22:] == list(range(par.par - 20, -1, -1))
+
+
+@pytest.mark.slow
+def test_the_distance_at_the_deal_comes_from_the_history_itself() -> None:
+    # Deciding finds a longer line than the history's shortest one: the history's length is
+    # then the distance at the deal (the exact search proves nothing is shorter), not the
+    # longer line's.
+    deal_string = deal("masterpiece", 1)
+    par = prove_par("masterpiece", deal_string, time_limit=60)
+    assert par.optimal
+    report = analyse("masterpiece", deal_string, list(par.moves), time_limit=60)
+    assert [p.distance for p in report.points] == list(range(par.par, -1, -1))

@@ -13,7 +13,6 @@ from games.engine.solver import (
     EXACT,
     PLAIN,
     distance,
-    distance_profile,
     hint,
     prove_par,
     rules_for,
@@ -247,37 +246,3 @@ def test_a_hint_on_a_fresh_munger_deal_is_a_single_legal_token() -> None:
     assert answer.status == "move"
     game = GAMES["munger"].from_deal(deal_string)
     assert game.is_legal(answer.move)  # type: ignore[arg-type]
-
-
-@pytest.mark.slow
-def test_the_profile_of_a_winning_history() -> None:
-    deal_string = deal("masterpiece", 4)
-    par = prove_par("masterpiece", deal_string, time_limit=60)
-    assert par.optimal
-    # A shortest line, with a wasted detour and its undo in the middle.
-    line = list(par.moves)
-    game = position("masterpiece", deal_string, line[:20])
-    detour = next(m.text for m in game.legal_moves() if m.text != line[20])
-    history = line[:20] + [detour, "U"] + line[20:]
-    checks = distance_profile(
-        "masterpiece", deal_string, history, start_distance=par.par, time_limit=120
-    )
-    assert [c.move for c in checks] == history
-    assert all(c.closer for c in checks[:20]) and all(c.closer for c in checks[22:])
-    assert checks[20].closer is False and checks[20].after is not None
-    assert checks[20].after >= par.par - 20  # type: ignore[operator]
-    assert checks[21].after == par.par - 20  # the undo goes back to a known position
-    assert checks[-1].after == 0
-
-
-@pytest.mark.slow
-def test_the_profile_finds_the_start_distance_from_the_history_itself() -> None:
-    # Deciding finds a longer line than the history's shortest one: the history's length is
-    # then the distance at the deal (the exact search proves nothing is shorter), not the
-    # longer line's.
-    deal_string = deal("masterpiece", 1)
-    par = prove_par("masterpiece", deal_string, time_limit=60)
-    assert par.optimal
-    checks = distance_profile("masterpiece", deal_string, list(par.moves), time_limit=60)
-    assert checks[0].before == par.par
-    assert all(c.closer for c in checks)

@@ -15,7 +15,7 @@ from ..base import Game
 from ..registry import deal, game_class
 from ..replay import replay_game
 from .difficulty import difficulty_inputs, difficulty_of
-from .distance import Distance, Hint, MoveCheck, distance, distance_profile, hint
+from .distance import Distance, Hint, distance, hint
 from .par import shorten
 from .registry import RULES, candidate_seconds, rules_class, rules_for
 from .rules import DECIDE, EXACT, PLAIN, SolverRules
@@ -33,7 +33,6 @@ __all__ = [
     "CertificateError",
     "Distance",
     "Hint",
-    "MoveCheck",
     "ParResult",
     "SolveResult",
     "SolverRules",
@@ -41,7 +40,6 @@ __all__ = [
     "certify",
     "deal",
     "distance",
-    "distance_profile",
     "hint",
     "prove_par",
     "rules_class",

@@ -7,9 +7,9 @@ position before it; for any game, the stretches that cost the most moves, each w
 solver's shorter way. The solver knows the whole deal: Munger's face-down cards and stock
 included, so callers show an analysis only where the deal is no secret any more.
 
-The same walk as `distance.distance_profile` (the fair-play measure): the history's own
-remaining moves bound each position from above, a move brings a win at most one move closer,
-and where the two bounds meet no search is needed.
+The fair-play measure of a top win (`games.fairplay.perfection`) is the same walk without the
+explanations: the history's own remaining moves bound each position from above, a move brings a
+win at most one move closer, and where the two bounds meet no search is needed.
 """
 
 from __future__ import annotations
@@ -323,13 +323,19 @@ def analyse(
     history: str | Sequence[str],
     *,
     par: int | None = None,
-    time_limit: float = 60.0,
-    position_limit: float = 2.0,
+    time_limit: float | None = 60.0,
+    position_limit: float | None = 2.0,
+    explain: bool = True,
 ) -> Report:
     """The analysis of `history` played from a deal, within `time_limit` seconds in all and at
-    most `position_limit` for one position (`par`, when proven shortest, saves the first
-    search). Positions the budget could not settle get proven bounds, never a guess."""
-    clock = _Clock(time_limit, position_limit)
+    most `position_limit` for one position (None: no limit; `par`, when proven shortest, saves
+    the first search). Positions the budget could not settle get proven bounds, never a guess.
+    Without `explain`, the distances alone (the fair-play measure): no solver's moves, no
+    stretches."""
+    clock = _Clock(
+        math.inf if time_limit is None else time_limit,
+        math.inf if position_limit is None else position_limit,
+    )
     tokens = list(split_moves(history) if isinstance(history, str) else history)
     games = _positions(game, deal_string, tokens)
     rules = rules_for(games[0], EXACT)
@@ -380,6 +386,8 @@ def analyse(
     if lost_at is None or lost_at > 0:
         _second_pass(points, keys, tokens, games, lines, clock)
 
+    if not explain:
+        return Report(points, won, lost_at, None, [], round(clock.spent, 3))
     # The solver's move from each position that has a distance and none yet: the player's own
     # move when it brought the win one move closer, else a shortest line's first move.
     for index, point in enumerate(points):

@@ -9,8 +9,8 @@ names a card the player has not seen.
 - `distance`: the fewest moves left to win, exact when the search finishes, else proven bounds;
   the next move of a shortest line (or of a winning line); or "no win from here".
 - `hint`: a move that keeps a win within reach, or the fewest undos after which a win exists.
-- `distance_profile`: for each move of a history, the distance before and after, and whether
-  the move brought the win exactly one move closer.
+- `history_upper`: the bounds a won history gives each of its positions (the move-by-move
+  analysis of a game, `analysis.analyse`, and the fair-play measure walk them).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..moves import UNDO_TEXT, split_moves
 from ..registry import game_class
 from .registry import rules_for
 from .rules import DECIDE, EXACT
-from .search import SOLVED, UNSOLVABLE, Budget, best_first, bounded, decide
+from .search import SOLVED, UNSOLVABLE, Budget, best_first, decide
 
 #: What `distance` and `Hint` answer.
 EXACT_DISTANCE = "exact"  # `distance` is the fewest moves left
@@ -67,19 +67,6 @@ class Hint:
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "move": self.move, "undo": self.undo}
-
-
-@dataclass
-class MoveCheck:
-    """One move of a history in `distance_profile`: its index and token, the distance before
-    and after it (None where unknown), and `closer`: whether it brought the win exactly one
-    move closer (None where unknown)."""
-
-    index: int
-    move: str
-    before: int | None
-    after: int | None
-    closer: bool | None
 
 
 def position(game: str, deal_string: str, history: str | Sequence[str]) -> Game:
@@ -247,113 +234,4 @@ def history_upper(tokens: Sequence[str], keys: Sequence[Any], won: bool) -> dict
             ):
                 upper[keys[i]] = after + 1
                 changed = True
-    return upper
-
-
-def distance_profile(
-    game: str,
-    deal_string: str,
-    history: str | Sequence[str],
-    *,
-    time_limit: float | None = 60.0,
-    start_distance: int | None = None,
-    table_limit: int = 3_000_000,
-) -> list[MoveCheck]:
-    """For each move of a history, the distance before and after it and whether it brought the
-    win exactly one move closer (the fair-play check's input).
-
-    The history itself bounds the distances from above: from each position its own remaining
-    moves win (undos aside), so `upper` comes from a walk back from the end. A move can never
-    bring the win more than one move closer, so from a known distance d before a move the
-    distance after it is at least d - 1. Where the two bounds meet, as they do all along a
-    shortest line, the move costs no search at all. Elsewhere a search for a line of at most
-    d - 1 moves settles it (found: closer), and the limits d, d + 1, ... follow until a line is
-    found, which gives the exact distance again. `start_distance`, a proven par, saves the first
-    search. Budget: `time_limit` seconds in all, shared among the moves still to settle; a move
-    whose search runs out gets None, and the walk goes on from the next distance it can find.
-    """
-    clock = time.perf_counter()
-    tokens = list(split_moves(history) if isinstance(history, str) else history)
-    start = game_class(game).from_deal(deal_string)
-    rules = rules_for(start, EXACT)
-    games = [start.copy()]
-    for token in tokens:
-        games.append(games[-1].copy())
-        games[-1].push(token)
-    keys = [rules.key(rules.state_of(g)) for g in games]
-    upper = history_upper(tokens, keys, games[-1].is_won())
-    known: dict[Any, int] = {}  # exact distances by position key
-    # Moves along the history's own shortest way to the end usually cost no search: the time
-    # goes to the others.
-    unsettled = 1 + sum(
-        1
-        for i, token in enumerate(tokens)
-        if token == UNDO_TEXT
-        or keys[i + 1] not in upper
-        or upper[keys[i + 1]] != upper.get(keys[i], -1) - 1
-    )
-
-    def share() -> float | None:
-        if time_limit is None:
-            return None
-        left = time_limit - (time.perf_counter() - clock)
-        return max(0.0, left / max(1, unsettled))
-
-    d: int | None = start_distance
-    if d is None:
-        found = distance_of(
-            games[0], time_limit=share(), table_limit=table_limit, known_upper=upper.get(keys[0])
-        )
-        d = found.distance if found.status in (EXACT_DISTANCE, WON) else None
-    if d is not None:
-        known[keys[0]] = d
-    checks = []
-    for index, token in enumerate(tokens):
-        before = d
-        here, key = games[index + 1], keys[index + 1]
-        after = known.get(key)
-        if after is None:
-            high = upper.get(key)
-            if before is not None and token != UNDO_TEXT and high == before - 1:
-                after = high  # it can drop by one at most, and the history shows it did
-            else:
-                after = _distance_after(here, before, high, share(), table_limit)
-            if after is not None:
-                known[key] = after
-        if token == UNDO_TEXT or upper.get(key, -2) != upper.get(keys[index], -1) - 1:
-            unsettled = max(1, unsettled - 1)
-        # An undo is a move of the history too (it counts as one): it brings the win one move
-        # closer when it takes back a move that had put it one further away.
-        closer = None if before is None or after is None else after == before - 1
-        checks.append(MoveCheck(index, token, before, after, closer))
-        d = after
-    return checks
-
-
-def _distance_after(
-    game: Game, before: int | None, upper: int | None, time_limit: float | None, table_limit: int
-) -> int | None:
-    """The exact distance of `game`, knowing that of the position one move earlier (`before`,
-    None if unknown) and a winning line's length from here (`upper`, None if unknown); None if
-    the budget runs out."""
-    if game.is_won():
-        return 0
-    clock = time.perf_counter()
-    if before is None:
-        found = distance_of(game, time_limit=time_limit, table_limit=table_limit, known_upper=upper)
-        return found.distance if found.status == EXACT_DISTANCE else None
-    rules = rules_for(game, EXACT)
-    limit = max(0, before - 1)  # a move never brings the win more than one move closer
-    while upper is None or limit < upper:
-        left = None if time_limit is None else time_limit - (time.perf_counter() - clock)
-        if left is not None and left <= 0:
-            return None
-        outcome = bounded(rules, Budget(left, None, table_limit), limit)
-        if outcome.status == SOLVED:
-            return len(outcome.line)
-        if not outcome.exhausted:
-            return None
-        if upper is None and limit > before + 60:
-            return None  # far from the history: give up rather than search for ever
-        limit += 1
     return upper
