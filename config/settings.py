@@ -472,7 +472,7 @@ HINT_SECONDS = {
     "munger": env_int("HINT_MS_MUNGER", 800) / 1000,
     "masterpiece": env_int("HINT_MS_MASTERPIECE", 500) / 1000,
 }
-# The move-by-move analysis of a game (games/services/analysis.py): the solver's seconds for
+# The move-by-move analysis of a game (games/services/analysis.py): the solver's CPU seconds for
 # one game, and at most for one position of it; past them a position shows proven bounds
 # (docs/solver.md, "The analysis of a game", has the figures of a 150-move game).
 ANALYSIS_SECONDS = env_int("ANALYSIS_MS", 60_000) / 1000

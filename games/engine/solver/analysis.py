@@ -101,23 +101,24 @@ class Report:
 
 
 class _Clock:
-    """The budget: `total` seconds shared among the positions still to settle, at most
-    `each` for one of them."""
+    """The budget: `total` CPU seconds of the process shared among the positions still to
+    settle, at most `each` for one of them. CPU rather than wall-clock seconds: an analysis
+    settles as much on a loaded machine as on a quiet one, only later."""
 
     def __init__(self, total: float, each: float):
-        self.start = time.perf_counter()
+        self.start = time.process_time()
         self.total = total
         self.each = each
 
     def left(self) -> float:
-        return max(0.0, self.total - (time.perf_counter() - self.start))
+        return max(0.0, self.total - (time.process_time() - self.start))
 
     def share(self, waiting: int) -> float:
         return min(self.each, self.left() / max(1, waiting))
 
     @property
     def spent(self) -> float:
-        return time.perf_counter() - self.start
+        return time.process_time() - self.start
 
 
 def _positions(game: str, deal_string: str, tokens: Sequence[str]) -> list[Game]:
@@ -156,7 +157,7 @@ def _lost_at(
     position still wins, when the deal itself does not, or when the budget could not tell."""
 
     def verdict(position: Game, seconds: float) -> tuple[str, list[str]]:
-        outcome = decide(rules_for(position, DECIDE), Budget(seconds, None))
+        outcome = decide(rules_for(position, DECIDE), Budget(seconds, None, cpu=True))
         return outcome.status, list(outcome.line)
 
     status, _ = verdict(games[-1], clock.share(8))
@@ -190,7 +191,7 @@ def _settle(
     depth-first search that starts at the distance before minus one."""
     if position.is_won():
         return Point(0, WON, 0, 0, 0), []
-    found = distance_of(position, time_limit=seconds, known_upper=high)
+    found = distance_of(position, time_limit=seconds, known_upper=high, cpu=True)
     if found.status == NO_WIN:
         return Point(0, NO_WIN), []
     if found.status == EXACT_DISTANCE:
@@ -257,7 +258,7 @@ def _second_pass(
         if point.status != BOUNDS or clock.left() <= 0:
             continue
         seconds = min(SECOND_PASS * clock.each, clock.left() / max(1, len(waiting)))
-        found = distance_of(games[index], time_limit=seconds, known_upper=point.upper)
+        found = distance_of(games[index], time_limit=seconds, known_upper=point.upper, cpu=True)
         if found.status == EXACT_DISTANCE and found.distance is not None:
             for other in points:
                 if keys[other.index] == key:
@@ -278,7 +279,7 @@ def _best_from(position: Game, distance: int, seconds: float) -> list[str]:
     """A shortest line from a position whose distance is known, or [] if the budget ran out."""
     if seconds <= 0:
         return []
-    outcome = bounded(rules_for(position, EXACT), Budget(seconds, None), distance)
+    outcome = bounded(rules_for(position, EXACT), Budget(seconds, None, cpu=True), distance)
     return list(outcome.line) if outcome.status == SOLVED else []
 
 
@@ -327,8 +328,8 @@ def analyse(
     position_limit: float | None = 2.0,
     explain: bool = True,
 ) -> Report:
-    """The analysis of `history` played from a deal, within `time_limit` seconds in all and at
-    most `position_limit` for one position (None: no limit; `par`, when proven shortest, saves
+    """The analysis of `history` played from a deal, within `time_limit` CPU seconds in all and
+    at most `position_limit` for one position (None: no limit; `par`, when proven shortest, saves
     the first search). Positions the budget could not settle get proven bounds, never a guess.
     Without `explain`, the distances alone (the fair-play measure): no solver's moves, no
     stretches."""
