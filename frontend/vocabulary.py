@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
+from games.api.serializers import analysis_access
 from games.engine import GAMES
 from games.models import Attempt
 
@@ -92,12 +93,24 @@ def review_of(attempt: Attempt) -> str:
     return "held" if attempt.review_told and attempt.review == Attempt.Review.HELD else ""
 
 
+def analysis_info(attempt: Attempt) -> dict[str, Any]:
+    """Whether the attempt's move-by-move analysis may be opened now (`available`), else when
+    it opens (`opens_at`, ISO, and `opens_text` in UTC, which the page's script says in the
+    reader's local time): the attempt state's `analysis`."""
+    access = analysis_access(attempt)
+    opens = attempt.analysis_opens_at() if access["opens_at"] else None
+    return {**access, "opens_text": opens.strftime("%Y-%m-%d %H:%M UTC") if opens else ""}
+
+
 def result_info(attempt: Attempt | None) -> dict[str, Any] | None:
     """An attempt's result as the pages show it: status in words and as a mark, moves and the
-    undos among them, cards on the foundations, and what the review says."""
+    undos among them, cards on the foundations, what the review says, and whether its
+    analysis may be opened (`analysis_info`)."""
     if attempt is None:
         return None
     return {
+        "id": attempt.pk,
+        "analysis": analysis_info(attempt),
         "status": attempt.status,
         "word": STATUS_WORDS[Attempt.Status(attempt.status)],
         "mark": STATUS_MARKS[Attempt.Status(attempt.status)],

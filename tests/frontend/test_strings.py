@@ -168,6 +168,8 @@ def test_every_key_the_game_scripts_use_is_in_the_catalogue():
         ("account.js", "/account/"),
         ("analysis.js", "/analysis/1/"),
         ("report.js", "/analysis/1/"),
+        ("opens.js", "/archive/"),
+        ("opens.js", "/me/"),
     ],
 )
 def test_every_key_a_page_script_uses_is_in_its_pages_strings(client, db, script, path):
