@@ -603,3 +603,29 @@ async def test_a_tab_left_behind_resigns_the_attempt_as_it_stands():
     assert await stored(attempt.pk) == (line[:1], 1)
     assert await status_of(attempt.pk) == Attempt.Status.RESIGNED
     await close_all(tab, second)
+
+
+async def test_a_ranked_game_resigned_on_the_socket_is_not_analysed_while_its_day_runs():
+    """The state after the resignation says when the analysis opens (the end of the day's
+    ranked play), and asking for it is refused until then."""
+    daily, attempt, token = await alice_playing()
+    tab = socket(f"/ws/play/{attempt.pk}/", token)
+    await tab.connect()
+    assert (await receive(tab))["state"]["analysis"] == {"available": False, "opens_at": None}
+    await tab.send_json_to({"type": "resign"})
+
+    answer = await receive(tab)
+
+    until = daily.ranked_until.isoformat().replace("+00:00", "Z")
+    assert answer["state"]["status"] == "resigned"
+    assert answer["state"]["analysis"] == {"available": False, "opens_at": until}
+    refused = await ask_analysis(token, attempt.pk)
+    assert refused["code"] == "analysis_not_yet" and refused["opens_at"] == until
+    await close_all(tab)
+
+
+@database_sync_to_async
+def ask_analysis(token: str, attempt_id: int) -> dict:
+    client = APIClient()
+    client.cookies[COOKIE_NAME] = token
+    return client.post(f"/api/attempts/{attempt_id}/analysis/").json()
