@@ -1,6 +1,7 @@
-"""Glicko-2, as Mark Glickman states it in "Example of the Glicko-2 system" (Boston University,
-2022): one rating period's update of a rating from the games of that period. Pure Python, no
-Django: the services of this app give it ratings and results and store what it returns.
+"""Glicko-2, as Mark Glickman states it in "Example of the Glicko-2 system" (Boston
+University): one rating period's update of a rating from the games of that period, in the
+paper's steps. Pure Python, no Django: the services of this app give it ratings and results and
+store what it returns.
 
 Written here rather than taken from the `glicko2` package (2.1.0): that package's volatility
 function reads the player's rating where Glickman's step 5 has the rating deviation, so its

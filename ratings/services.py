@@ -11,7 +11,8 @@ row first (FOR NO KEY UPDATE: practice on the day may still start), so they neve
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
@@ -68,20 +69,62 @@ def _deal_rating(deal: Deal) -> DealRating:
     return DealRating.objects.select_for_update().get(deal=deal)
 
 
-def _player_ratings(game: str, player_ids: Iterable[int], among: Any) -> dict[int, PlayerRating]:
+@dataclass(slots=True)
+class _Row:
+    """A player's rating row as the day reads and writes it (plain values: a day of 100,000
+    players makes no model instance per player)."""
+
+    pk: int
+    player_id: int
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    last_date: dt.date | None
+
+
+def _player_rows(game: str, player_ids: Collection[int], among: Any) -> dict[int, _Row]:
     """The rating rows in `game` of `player_ids` (`among`: the same ids, as a list or a
     subquery), locked in id order, so that two writers never wait on each other crosswise; a
     newcomer's row is made first."""
-    PlayerRating.objects.bulk_create(
-        [PlayerRating(player_id=pk, game=game) for pk in player_ids],
-        ignore_conflicts=True,
-        batch_size=5000,
-    )
-    rows = PlayerRating.objects.select_for_update().filter(game=game, player_id__in=among)
-    return {row.player_id: row for row in rows.order_by("pk").iterator(chunk_size=5000)}
+    rows = PlayerRating.objects.filter(game=game, player_id__in=among)
+    known = set(rows.values_list("player_id", flat=True))
+    _newcomers_create(game, [pk for pk in player_ids if pk not in known])
+    locked = rows.select_for_update().order_by("pk").values_list("pk", "player_id", *_FIELDS)
+    return {row[1]: _Row(*row) for row in locked}
 
 
-def _before_day(row: PlayerRating, date: dt.date) -> glicko2.Rating:
+def _newcomers_create(game: str, player_ids: list[int]) -> None:
+    """A newcomer's rating row for each of `player_ids` (one made meanwhile is kept): on
+    PostgreSQL one statement per `_CHUNK` from an array of the ids, elsewhere `bulk_create`."""
+    if connection.vendor != "postgresql":
+        PlayerRating.objects.bulk_create(
+            [PlayerRating(player_id=pk, game=game) for pk in player_ids],
+            ignore_conflicts=True,
+            batch_size=500,
+        )
+        return
+    new = glicko2.Rating()
+    with connection.cursor() as cursor:
+        for first in range(0, len(player_ids), _CHUNK):
+            cursor.execute(
+                _INSERT_NEWCOMERS,
+                [
+                    game,
+                    new.rating,
+                    new.rd,
+                    new.volatility,
+                    clock.now(),
+                    player_ids[first : first + _CHUNK],
+                ],
+            )
+
+
+#: The fields of a player's row that a rating changes.
+_FIELDS = ("rating", "rd", "volatility", "games", "last_date")
+
+
+def _before_day(row: _Row, date: dt.date) -> glicko2.Rating:
     """The player's rating at the start of `date`'s period: the deviation grown by each day
     since the last one counted (Glicko-2's step 6 for the periods without a game)."""
     rating = glicko2.Rating(row.rating, row.rd, row.volatility)
@@ -90,26 +133,10 @@ def _before_day(row: PlayerRating, date: dt.date) -> glicko2.Rating:
     return glicko2.idle(rating, (date - row.last_date).days - 1)
 
 
-def _move(row: PlayerRating, after: glicko2.Rating, date: dt.date) -> None:
-    row.rating, row.rd, row.volatility = after.rating, after.rd, after.volatility
-    row.games += 1
-    row.last_date = max(date, row.last_date or date)
-
-
-def _change(
-    row: PlayerRating, daily: DailyChallenge, won: bool, before: PlayerRating, *, late: bool
-) -> RatingChange:
-    return RatingChange(
-        player_id=row.player_id,
-        daily=daily,
-        game=daily.game,
-        date=daily.date,
-        result=RatingChange.Result.WIN if won else RatingChange.Result.LOSS,
-        rating_before=before.rating,
-        rating_after=row.rating,
-        rd_before=before.rd,
-        rd_after=row.rd,
-        late=late,
+def _moved(row: _Row, after: glicko2.Rating, date: dt.date) -> _Row:
+    last = max(date, row.last_date or date)
+    return _Row(
+        row.pk, row.player_id, after.rating, after.rd, after.volatility, row.games + 1, last
     )
 
 
@@ -133,67 +160,118 @@ def ratings_close_daily(*, daily_id: int) -> int | None:
         deal = _deal_rating(daily.deal)
         if not won:
             return 0
-        rows = _player_ratings(daily.game, won, _counted(daily.pk).values("player_id"))
+        rows = _player_rows(daily.game, won, _counted(daily.pk).values("player_id"))
         starts = {pk: _before_day(row, daily.date) for pk, row in rows.items()}
         deal_after = glicko2.rate(
             glicko2.Rating(deal.rating, deal.rd, deal.volatility),
             [glicko2.Game(s.rating, s.rd, 0.0 if won[pk] else 1.0) for pk, s in starts.items()],
         )
-        changes = []
+        moved = []
         for pk, row in rows.items():
-            before = PlayerRating(rating=row.rating, rd=row.rd)
             versus = glicko2.Game(deal_after.rating, deal_after.rd, 1.0 if won[pk] else 0.0)
-            _move(row, glicko2.rate(starts[pk], [versus]), daily.date)
-            changes.append(_change(row, daily, won[pk], before, late=False))
-        _store_players(list(rows.values()))
-        RatingChange.objects.bulk_create(changes, batch_size=5000)
-        deal.rating, deal.rd, deal.volatility = (
-            deal_after.rating,
-            deal_after.rd,
-            deal_after.volatility,
-        )
-        deal.players += len(rows)
-        deal.save(update_fields=["rating", "rd", "volatility", "players", "updated_at"])
+            moved.append((row, _moved(row, glicko2.rate(starts[pk], [versus]), daily.date)))
+        _store(daily, moved, won, late=False)
+        _deal_store(deal, deal_after, len(rows))
         return len(rows)
 
 
-#: The fields a day's rating changes on each player's row.
-PLAYER_FIELDS = ("rating", "rd", "volatility", "games", "last_date")
+def _deal_store(deal: DealRating, after: glicko2.Rating, players: int) -> None:
+    deal.rating, deal.rd, deal.volatility = after.rating, after.rd, after.volatility
+    deal.players += players
+    deal.save(update_fields=["rating", "rd", "volatility", "players", "updated_at"])
 
 
-def _store_players(rows: list[PlayerRating]) -> None:
-    """Write the players' new ratings in a few statements. On PostgreSQL one UPDATE joins the
-    rows to arrays of the new values (`unnest`): Django's `bulk_update` builds a CASE of one
-    branch per row, which PostgreSQL reads row by row (minutes for 100,000 players); elsewhere
-    (SQLite: one process, few players) `bulk_update`."""
-    if connection.vendor != "postgresql":
-        PlayerRating.objects.bulk_update(rows, PLAYER_FIELDS, batch_size=500)
-        return
-    table = PlayerRating._meta.db_table
+def _store(
+    daily: DailyChallenge, moved: list[tuple[_Row, _Row]], won: dict[int, bool], *, late: bool
+) -> None:
+    """Write each player's new rating and the change row of each (before, after) pair. On
+    PostgreSQL, in a few statements that join the table to arrays of the values (`unnest`):
+    Django's `bulk_update` builds a CASE of one branch per row, which PostgreSQL reads row by
+    row (minutes for 100,000 players), and its `bulk_create` makes a model instance per row.
+    Elsewhere (SQLite: one process, few players) with those."""
     now = clock.now()
+    results = [
+        RatingChange.Result.WIN.value if won[new.player_id] else RatingChange.Result.LOSS.value
+        for _, new in moved
+    ]
+    if connection.vendor != "postgresql":
+        PlayerRating.objects.bulk_update(
+            [PlayerRating(pk=new.pk, **{f: getattr(new, f) for f in _FIELDS}) for _, new in moved],
+            _FIELDS,
+            batch_size=500,
+        )
+        RatingChange.objects.bulk_create(
+            [
+                RatingChange(
+                    player_id=new.player_id,
+                    daily=daily,
+                    game=daily.game,
+                    date=daily.date,
+                    result=result,
+                    rating_before=old.rating,
+                    rating_after=new.rating,
+                    rd_before=old.rd,
+                    rd_after=new.rd,
+                    late=late,
+                )
+                for (old, new), result in zip(moved, results, strict=True)
+            ],
+            batch_size=500,
+        )
+        return
     with connection.cursor() as cursor:
-        for start in range(0, len(rows), 20_000):
-            part = rows[start : start + 20_000]
+        for first in range(0, len(moved), _CHUNK):
+            part = moved[first : first + _CHUNK]
+            news = [new for _, new in part]
             cursor.execute(
-                f"""
-                UPDATE {table} AS r
-                SET rating = v.rating, rd = v.rd, volatility = v.volatility,
-                    games = v.games, last_date = v.last_date, updated_at = %s
-                FROM unnest(%s::bigint[], %s::float8[], %s::float8[], %s::float8[],
-                            %s::integer[], %s::date[])
-                    AS v(id, rating, rd, volatility, games, last_date)
-                WHERE r.id = v.id
-                """,
+                _UPDATE_PLAYERS,
+                [now, *([getattr(new, f) for new in news] for f in ("pk", *_FIELDS))],
+            )
+            cursor.execute(
+                _INSERT_CHANGES,
                 [
+                    daily.pk,
+                    daily.game,
+                    daily.date,
+                    late,
                     now,
-                    [row.pk for row in part],
-                    [row.rating for row in part],
-                    [row.rd for row in part],
-                    [row.volatility for row in part],
-                    [row.games for row in part],
-                    [row.last_date for row in part],
+                    [new.player_id for new in news],
+                    results[first : first + _CHUNK],
+                    [old.rating for old, _ in part],
+                    [new.rating for new in news],
+                    [old.rd for old, _ in part],
+                    [new.rd for new in news],
                 ],
             )
+
+
+#: Rows a statement of `_store` writes at most.
+_CHUNK = 20_000
+
+_UPDATE_PLAYERS = f"""
+    UPDATE {PlayerRating._meta.db_table} AS r
+    SET rating = v.rating, rd = v.rd, volatility = v.volatility, games = v.games,
+        last_date = v.last_date, updated_at = %s
+    FROM unnest(%s::bigint[], %s::float8[], %s::float8[], %s::float8[], %s::integer[],
+                %s::date[]) AS v(id, rating, rd, volatility, games, last_date)
+    WHERE r.id = v.id
+"""
+
+_INSERT_NEWCOMERS = f"""
+    INSERT INTO {PlayerRating._meta.db_table}
+        (game, rating, rd, volatility, games, updated_at, player_id)
+    SELECT %s, %s, %s, %s, 0, %s, v.id FROM unnest(%s::bigint[]) AS v(id)
+    ON CONFLICT DO NOTHING
+"""
+
+_INSERT_CHANGES = f"""
+    INSERT INTO {RatingChange._meta.db_table}
+        (daily_id, game, date, late, created_at, player_id, result, rating_before,
+         rating_after, rd_before, rd_after)
+    SELECT %s, %s, %s, %s, %s, v.*
+    FROM unnest(%s::bigint[], %s::varchar[], %s::float8[], %s::float8[], %s::float8[],
+                %s::float8[]) AS v
+"""
 
 
 def rating_count_late(*, attempt_id: int) -> bool:
@@ -218,26 +296,15 @@ def rating_count_late(*, attempt_id: int) -> bool:
         )
         if player_id not in won:
             return False
-        row = _player_ratings(daily.game, [player_id], [player_id])[player_id]
+        row = _player_rows(daily.game, [player_id], [player_id])[player_id]
         deal = _deal_rating(daily.deal)
         start = _before_day(row, daily.date)
-        deal_before = glicko2.Rating(deal.rating, deal.rd, deal.volatility)
-        before = PlayerRating(rating=row.rating, rd=row.rd)
-        _move(
-            row,
-            glicko2.rate(start, [glicko2.Game(deal.rating, deal.rd, float(won[player_id]))]),
-            daily.date,
-        )
-        row.save(update_fields=[*PLAYER_FIELDS, "updated_at"])
+        versus = glicko2.Game(deal.rating, deal.rd, 1.0 if won[player_id] else 0.0)
+        moved = _moved(row, glicko2.rate(start, [versus]), daily.date)
         deal_after = glicko2.rate(
-            deal_before, [glicko2.Game(start.rating, start.rd, 0.0 if won[player_id] else 1.0)]
+            glicko2.Rating(deal.rating, deal.rd, deal.volatility),
+            [glicko2.Game(start.rating, start.rd, 0.0 if won[player_id] else 1.0)],
         )
-        deal.rating, deal.rd, deal.volatility = (
-            deal_after.rating,
-            deal_after.rd,
-            deal_after.volatility,
-        )
-        deal.players += 1
-        deal.save(update_fields=["rating", "rd", "volatility", "players", "updated_at"])
-        _change(row, daily, won[player_id], before, late=True).save()
+        _store(daily, [(row, moved)], won, late=True)
+        _deal_store(deal, deal_after, 1)
         return True

@@ -388,3 +388,30 @@ def test_the_calibrated_difficulty_is_the_quintile_of_the_deals_rating(past_dail
     assert levels[0] == 1 and levels[-1] == 5
     assert levels == sorted(levels) and [levels.count(k) for k in range(1, 6)] == [6] * 5
     assert selectors.calibrated_difficulty(game="munger", rating=1500) is None
+
+
+# -- speed -----------------------------------------------------------------------------------
+
+
+@pytest.mark.optimisation
+def test_a_days_statements_do_not_grow_with_its_players(past_daily, close):
+    """A day's rating writes its players in bulk (`ratings.services._store`): as many
+    statements for 40 players as for 2, none per player."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    other = factories.daily("masterpiece", past_daily.date - dt.timedelta(days=1))
+    counts = []
+    for daily, players in ((past_daily, 2), (other, 40)):
+        for n in range(players):
+            ranked(
+                daily,
+                factories.player(f"p{daily.pk}x{n}"),
+                Attempt.Status.WON if n % 2 else "resigned",
+            )
+        close(daily)
+        with CaptureQueriesContext(connection) as queries:
+            assert ratings_close_daily(daily_id=daily.pk) == players
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1]
