@@ -196,6 +196,7 @@ INSTALLED_APPS = [
     "leaderboards",
     "races",
     "ratings",
+    "leagues",
     "realtime",
     "frontend",
     # The metrics' listeners of the apps' signals: above every app (config/monitoring/).
@@ -593,7 +594,17 @@ THROTTLE_RATES = {
     "analyses_player": "60/min",
     "analyses_ip": "300/min",
     "analyses_net": "1200/min",
+    # Leagues: pages, joins, makes and an owner's changes (the seasons' standings too).
+    "leagues_player": "120/min",
+    "leagues_ip": "600/min",
+    "leagues_net": "2400/min",
 }
+
+# Leagues (leagues/services.py, docs/leagues.md): members of one league, leagues one player may
+# be in, and leagues made from one address in a day (a household's, a classroom's few).
+LEAGUE_MEMBERS_MAX = env_int("LEAGUE_MEMBERS_MAX", 200)
+LEAGUES_PER_PLAYER = env_int("LEAGUES_PER_PLAYER", 20)
+LEAGUE_CREATIONS_PER_ADDRESS = env_int("LEAGUE_CREATIONS_PER_ADDRESS", 5)
 
 # Ranked attempts at one daily from one household (an address; an IPv6 /64, since a home's
 # devices each take addresses of their own in it and change them), from its network (/24, /64)

@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/", include("leaderboards.urls")),
     path("api/", include("races.urls")),
     path("api/", include("ratings.urls")),
+    path("api/", include("leagues.urls")),
     # Keep last among the api/ routes: any other path under /api/ is a JSON 404.
     re_path(r"^api/", api_not_found, name="api-not-found"),
     path("", include("frontend.urls")),

@@ -1,0 +1,213 @@
+"""Reads of the leagues: a league's page (its members, today's results, the week's, the month's
+and all time's standings) and the seasons' standings of everyone. A page costs the same few
+queries whatever its members (docs/leagues.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet, Sum
+
+from games import clock
+from games.models import Attempt, DailyChallenge, Player
+from leagues.models import DailyPoints, League, Membership
+from leagues.services import league_not_found
+
+#: The seasons: a week (Monday to Sunday) and a month, by the server's UTC days.
+PERIODS = ("week", "month")
+
+
+def season_bounds(period: str, day: dt.date) -> tuple[dt.date, dt.date]:
+    """The first and last day of the `period` ("week", "month") that holds `day`.
+
+    >>> season_bounds("week", dt.date(2026, 12, 9))
+    (datetime.date(2026, 12, 7), datetime.date(2026, 12, 13))
+    >>> season_bounds("month", dt.date(2026, 2, 10))
+    (datetime.date(2026, 2, 1), datetime.date(2026, 2, 28))
+    """
+    if period == "week":
+        first = day - dt.timedelta(days=day.weekday())
+        return first, first + dt.timedelta(days=6)
+    first = day.replace(day=1)
+    following = (first + dt.timedelta(days=32)).replace(day=1)
+    return first, following - dt.timedelta(days=1)
+
+
+def season_name(period: str, day: dt.date) -> str:
+    """`2026-W50` for a week (ISO), `2026-12` for a month.
+
+    >>> season_name("week", dt.date(2026, 12, 7)), season_name("month", dt.date(2026, 12, 7))
+    ('2026-W50', '2026-12')
+    """
+    if period == "week":
+        year, week, _ = day.isocalendar()
+        return f"{year}-W{week:02d}"
+    return f"{day.year}-{day.month:02d}"
+
+
+def _standings(
+    points: QuerySet[DailyPoints], names: dict[int, str] | None = None, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """Players by points, most first; equal points share a rank ("1, 2, 2, 4"), then more wins,
+    then the name, for a stable order."""
+    summed = points.values("player_id").annotate(
+        points_sum=Sum("points"), days=Count("id"), wins=Count("id", filter=Q(won=True))
+    )
+    rows = sorted(summed, key=lambda r: (-r["points_sum"], -r["wins"], r["player_id"]))
+    if limit is not None:
+        rows = rows[:limit]
+    if names is None:
+        names = dict(
+            Player.objects.filter(pk__in=[r["player_id"] for r in rows]).values_list(
+                "pk", "display_name"
+            )
+        )
+    out: list[dict[str, Any]] = []
+    for index, r in enumerate(rows):
+        rank = out[-1]["rank"] if out and out[-1]["points"] == r["points_sum"] else index + 1
+        out.append(
+            {
+                "rank": rank,
+                "player": names.get(r["player_id"], ""),
+                "player_id": r["player_id"],
+                "points": r["points_sum"],
+                "days": r["days"],
+                "wins": r["wins"],
+            }
+        )
+    return out
+
+
+def season_standings(
+    *, period: str, day: dt.date, game: str | None = None, limit: int = 50
+) -> dict[str, Any]:
+    """Everyone's standings in the season (`period`) that holds `day`: the days closed so far
+    (a running day counts once it closes)."""
+    first, last = season_bounds(period, day)
+    points = DailyPoints.objects.filter(date__range=(first, last))
+    if game is not None:
+        points = points.filter(game=game)
+    return {
+        "period": period,
+        "season": season_name(period, day),
+        "first": first.isoformat(),
+        "last": last.isoformat(),
+        "closed": last < clock.today(),
+        "game": game,
+        "rows": _standings(points, limit=limit),
+    }
+
+
+def leagues_of(*, player: Player) -> list[League]:
+    return list(
+        League.objects.filter(memberships__player=player)
+        .annotate(members=Count("memberships"))
+        .select_related("owner")
+        .order_by("name", "pk")
+    )
+
+
+def league_for(*, league_id: int, player: Player) -> League:
+    """A league the player is in (404 otherwise, the same answer as for no such league)."""
+    league: League | None = (
+        League.objects.filter(pk=league_id, memberships__player=player)
+        .select_related("owner")
+        .first()
+    )
+    if league is None:
+        raise league_not_found()
+    return league
+
+
+def league_by_code(*, code: str) -> League:
+    league: League | None = (
+        League.objects.filter(invite_code=str(code)[:32])
+        .annotate(members=Count("memberships"))
+        .select_related("owner")
+        .first()
+    )
+    if league is None:
+        raise league_not_found()
+    return league
+
+
+def _today(member_ids: Iterable[int]) -> list[dict[str, Any]]:
+    """Today's dailies and each member's result on them that a board shows (held results are
+    silent here as on the boards), with who is playing now and how far."""
+    dailies = list(DailyChallenge.objects.filter(date=clock.today(), published=True))
+    attempts = (
+        Attempt.objects.filter(daily__in=dailies, player_id__in=list(member_ids), ranked=True)
+        .on_board()
+        .only(
+            "id",
+            "player_id",
+            "daily_id",
+            "status",
+            "move_count",
+            "foundation_cards",
+            "finished_at",
+            "counted_ms",
+            "started_at",
+            "first_move_at",
+            "last_move_at",
+        )
+    )
+    by_daily: dict[int, list[dict[str, Any]]] = {d.pk: [] for d in dailies}
+    for attempt in attempts:
+        by_daily[attempt.daily_id].append(
+            {
+                "player_id": attempt.player_id,
+                "status": attempt.status,
+                "moves": attempt.move_count,
+                "foundation_cards": attempt.foundation_cards,
+                "seconds": round(attempt.board_seconds()),
+            }
+        )
+    return [
+        {"game": d.game, "date": d.date.isoformat(), "results": by_daily[d.pk]}
+        for d in sorted(dailies, key=lambda d: d.game)
+    ]
+
+
+def league_page(*, league: League, player: Player) -> dict[str, Any]:
+    """What a league's page shows its member `player`: the league, its members, today's
+    results for both games, and the standings of this week, this month and all time."""
+    members = list(
+        Membership.objects.filter(league=league)
+        .select_related("player")
+        .order_by("joined_at", "pk")
+    )
+    names = {m.player_id: m.player.display_name for m in members}
+    ids = list(names)
+    today = clock.today()
+    points = DailyPoints.objects.filter(player_id__in=ids)
+    standings = {}
+    for period in PERIODS:
+        first, last = season_bounds(period, today)
+        standings[period] = {
+            "season": season_name(period, today),
+            "first": first.isoformat(),
+            "last": last.isoformat(),
+            "rows": _standings(points.filter(date__range=(first, last)), names),
+        }
+    standings["all_time"] = {"rows": _standings(points, names)}
+    today_results = _today(ids)
+    for day in today_results:
+        for result in day["results"]:
+            result["player"] = names[result["player_id"]]
+    return {
+        "id": league.pk,
+        "name": league.name,
+        "owner": league.owner.display_name,
+        "owner_id": league.owner_id,
+        "you_own": league.owner_id == player.pk,
+        "invite_code": league.invite_code,
+        "members": [
+            {"player_id": m.player_id, "player": names[m.player_id], "joined_at": m.joined_at}
+            for m in members
+        ],
+        "today": today_results,
+        "standings": standings,
+    }
