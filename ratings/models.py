@@ -94,6 +94,11 @@ class RatingChange(models.Model):
     late = models.BooleanField(
         default=False, help_text="Counted after its day was rated (approved after review)."
     )
+    taken_back_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When it was taken back: its result was disqualified after it counted.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -18,10 +18,11 @@ CALIBRATION_MIN_DAILIES = difficulty.MIN_DAYS
 
 def player_ratings(*, player: Player) -> list[dict[str, Any]]:
     """The player's rating in each game (a newcomer's where none was counted yet), with the
-    change each daily made, oldest first."""
+    change each daily made, oldest first (but those taken back)."""
     rows = {row.game: row for row in PlayerRating.objects.filter(player=player)}
     history: dict[str, list[dict[str, Any]]] = {game: [] for game in GameName.values}
-    changes = RatingChange.objects.filter(player=player).order_by("date", "pk")
+    changes = RatingChange.objects.filter(player=player, taken_back_at__isnull=True)
+    changes = changes.order_by("date", "pk")
     for change in changes.values("game", "date", "rating_before", "rating_after", "result"):
         history[change["game"]].append(
             {

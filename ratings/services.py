@@ -1,5 +1,6 @@
-"""Writes of the ratings (docs/leagues.md, "Ratings"): a closed day rated once, and a result
-that counts only after its day was rated (approved after a fair-play review) rated then.
+"""Writes of the ratings (docs/leagues.md, "Ratings"): a closed day rated once, a result that
+counts only after its day was rated (approved after a fair-play review) rated then, and one
+disqualified after it counted taken back.
 
 What counts, per player and daily: the player's ranked attempt as its board counts it
 (`AttemptQuerySet.on_board`: not disqualified, not held for review, at least one move, still
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, ExpressionWrapper
+from django.db.models import BooleanField, ExpressionWrapper, F
 
 from games import clock
 from games.models import WIN, Attempt, AttemptQuerySet, DailyChallenge, Deal
@@ -274,37 +275,68 @@ _INSERT_CHANGES = f"""
 """
 
 
-def rating_count_late(*, attempt_id: int) -> bool:
-    """Count one result that its day's rating left out and that counts now (held for review
-    at the close, approved since): one Glicko-2 period of one game for the player (its rating
-    now against the deal's) and for the deal (against the player's rating before it). Nothing
-    before its day is rated (the close counts it then), nor for a result counted already, or
-    one that does not count (held, disqualified). Returns whether it counted the result."""
-    ids = Attempt.objects.filter(pk=attempt_id, ranked=True).values("daily_id", "player_id")
-    found = ids.first()
+def rating_follow_result(*, attempt_id: int) -> str | None:
+    """What a result changed after its day closed does to the ratings, once that day is rated:
+    "counted" when it counts now and was left out (held for review at the close, approved
+    since: `_count_late`), "taken_back" when it counted and was disqualified since
+    (`_take_back`); None when there is nothing to do (its day is not rated yet, and its rating
+    will read the result as it is then; or the result was counted, or does not count, already)."""
+    found = (
+        Attempt.objects.filter(pk=attempt_id, ranked=True).values("daily_id", "player_id").first()
+    )
     if found is None:
-        return False
+        return None
+    player_id = found["player_id"]
     with transaction.atomic():
         daily = _lock_daily(found["daily_id"])
         if daily is None or not RatedDaily.objects.filter(daily=daily).exists():
-            return False
-        player_id = found["player_id"]
-        if RatingChange.objects.filter(daily=daily, player_id=player_id).exists():
-            return False
-        won = _results(
-            _counted(daily.pk).filter(player_id=player_id).values_list("player_id", "won")
+            return None
+        change = (
+            RatingChange.objects.select_for_update()
+            .filter(daily=daily, player_id=player_id)
+            .first()
         )
-        if player_id not in won:
-            return False
-        row = _player_rows(daily.game, [player_id], [player_id])[player_id]
-        deal = _deal_rating(daily.deal)
-        start = _before_day(row, daily.date)
-        versus = glicko2.Game(deal.rating, deal.rd, 1.0 if won[player_id] else 0.0)
-        moved = _moved(row, glicko2.rate(start, [versus]), daily.date)
-        deal_after = glicko2.rate(
-            glicko2.Rating(deal.rating, deal.rd, deal.volatility),
-            [glicko2.Game(start.rating, start.rd, 0.0 if won[player_id] else 1.0)],
-        )
-        _store(daily, [(row, moved)], won, late=True)
-        _deal_store(deal, deal_after, 1)
-        return True
+        counted = _counted(daily.pk).filter(player_id=player_id)
+        if change is None:
+            won = _results(counted.values_list("player_id", "won"))
+            if player_id not in won:
+                return None
+            _count_late(daily, player_id, won)
+            return "counted"
+        disqualified = Attempt.objects.filter(pk=attempt_id, disqualified=True).exists()
+        if change.taken_back_at is None and disqualified and not counted.exists():
+            _take_back(change)
+            return "taken_back"
+        return None
+
+
+def _count_late(daily: DailyChallenge, player_id: int, won: dict[int, bool]) -> None:
+    """One result counted after its day: one Glicko-2 period of one game for the player (its
+    rating now against the deal's) and for the deal (against the player's rating before it)."""
+    row = _player_rows(daily.game, [player_id], [player_id])[player_id]
+    deal = _deal_rating(daily.deal)
+    start = _before_day(row, daily.date)
+    versus = glicko2.Game(deal.rating, deal.rd, 1.0 if won[player_id] else 0.0)
+    moved = _moved(row, glicko2.rate(start, [versus]), daily.date)
+    deal_after = glicko2.rate(
+        glicko2.Rating(deal.rating, deal.rd, deal.volatility),
+        [glicko2.Game(start.rating, start.rd, 0.0 if won[player_id] else 1.0)],
+    )
+    _store(daily, [(row, moved)], won, late=True)
+    _deal_store(deal, deal_after, 1)
+
+
+def _take_back(change: RatingChange) -> None:
+    """A counted result disqualified since: the player's rating moves back by what that day
+    gave or took (Glicko-2 has no exact undo once later days built on it; the deviation stays
+    as it is), the day no longer counts among their games, and the deal's players one fewer (its
+    rating stays: one result among the day's moved it little)."""
+    row = PlayerRating.objects.select_for_update().get(player_id=change.player_id, game=change.game)
+    row.rating -= change.rating_after - change.rating_before
+    row.games = max(0, row.games - 1)
+    row.save(update_fields=["rating", "games", "updated_at"])
+    change.taken_back_at = clock.now()
+    change.save(update_fields=["taken_back_at"])
+    DealRating.objects.filter(deal_id=change.daily.deal_id, players__gt=0).update(
+        players=F("players") - 1
+    )

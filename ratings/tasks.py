@@ -3,8 +3,9 @@ and are idempotent.
 
 - `rate_daily(daily_id)`: rate a closed day (`services.ratings_close_daily`); queued when
   `games.signals.daily_closed` says a day was closed (ratings/receivers.py).
-- `rate_late_result(attempt_id)`: count a result approved after its day was rated
-  (`services.rating_count_late`); queued on `games.signals.attempt_changed`.
+- `rate_late_result(attempt_id)`: count a result approved after its day was rated, or take
+  back one disqualified after it counted (`services.rating_follow_result`); queued on
+  `games.signals.attempt_changed`.
 
 `ratings_jobs_mode` says how the receivers run them: on the default queue, inline in the process
 that sent the signal, or not at all (the tests choose; without a worker, inline).
@@ -28,9 +29,10 @@ def rate_daily(daily_id: int) -> int | None:
 
 
 @shared_task
-def rate_late_result(attempt_id: int) -> bool:
-    """Count one result its day's rating left out, if it counts now; returns whether it did."""
-    return services.rating_count_late(attempt_id=attempt_id)
+def rate_late_result(attempt_id: int) -> str | None:
+    """Follow one result changed after its day closed; returns "counted", "taken_back" or
+    None (nothing to do)."""
+    return services.rating_follow_result(attempt_id=attempt_id)
 
 
 def ratings_jobs_mode() -> str:

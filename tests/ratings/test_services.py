@@ -1,5 +1,6 @@
-"""Rating a closed day (`ratings_close_daily`), a result counted late (`rating_count_late`),
-what counts, and the signals and tasks that start them."""
+"""Rating a closed day (`ratings_close_daily`), a result changed after its day was rated
+(`rating_follow_result`: counted late, or taken back), what counts, and the signals and tasks
+that start them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from games import services
 from games.models import Attempt, DailyChallenge, Deal
 from ratings import glicko2, selectors
 from ratings.models import DealRating, PlayerRating, RatedDaily, RatingChange
-from ratings.services import _results, deal_seed, rating_count_late, ratings_close_daily
+from ratings.services import _results, deal_seed, rating_follow_result, ratings_close_daily
 from tests.games import factories
 from tests.ratings.conftest import ranked
 
@@ -243,7 +244,7 @@ def test_a_held_result_counts_once_when_approved(
     after = DealRating.objects.get(deal=past_daily.deal)
     assert after.players == 2 and after.rating < deal.rating
     before = snapshot()
-    assert rating_count_late(attempt_id=held.pk) is False
+    assert rating_follow_result(attempt_id=held.pk) is None
     assert ratings_close_daily(daily_id=past_daily.pk) is None
     assert snapshot() == before
 
@@ -254,7 +255,7 @@ def test_a_held_result_changes_nothing_until_approved(past_daily, alice, close):
     ratings_close_daily(daily_id=past_daily.pk)
     before = snapshot()
 
-    assert rating_count_late(attempt_id=held.pk) is False
+    assert rating_follow_result(attempt_id=held.pk) is None
     assert snapshot() == before
 
 
@@ -266,7 +267,7 @@ def test_a_result_approved_before_the_day_is_rated_counts_with_the_day(
         services.attempt_review_approve(attempt=held, by=admin_user)
     assert not RatingChange.objects.exists()  # its day is not closed yet
     close(past_daily)
-    assert rating_count_late(attempt_id=held.pk) is False  # closed, not yet rated
+    assert rating_follow_result(attempt_id=held.pk) is None  # closed, not yet rated
 
     assert ratings_close_daily(daily_id=past_daily.pk) == 1
     assert RatingChange.objects.get(player=alice).late is False
@@ -282,8 +283,39 @@ def test_a_held_result_disqualified_never_counts(
     with django_capture_on_commit_callbacks(execute=True):
         services.attempt_review_disqualify(attempt=held, by=admin_user, reason="A bot.")
 
-    assert rating_count_late(attempt_id=held.pk) is False
+    assert rating_follow_result(attempt_id=held.pk) is None
     assert not RatingChange.objects.exists() and not PlayerRating.objects.exists()
+
+
+def test_a_counted_result_disqualified_later_is_taken_back_once(
+    past_daily, alice, bob, close, admin_user, django_capture_on_commit_callbacks
+):
+    """A win counted with its day, then disqualified: the rating moves back by what the day
+    gave, the day leaves the history and the games counted, once."""
+    PlayerRating.objects.create(
+        player=alice, game="masterpiece", rating=1600, rd=90, games=30, last_date=None
+    )
+    win = ranked(past_daily, alice)
+    ranked(past_daily, bob, Attempt.Status.RESIGNED)
+    close(past_daily)
+    ratings_close_daily(daily_id=past_daily.pk)
+    gained = rating_of(alice).rating - 1600
+    assert gained > 0
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.attempt_disqualify(attempt=win, by=admin_user, reason="A bot.")
+
+    row = rating_of(alice)
+    assert row.rating == pytest.approx(1600) and row.games == 30
+    assert RatingChange.objects.get(player=alice).taken_back_at is not None
+    (masterpiece,) = [
+        r for r in selectors.player_ratings(player=alice) if r["game"] == "masterpiece"
+    ]
+    assert masterpiece["history"] == []
+    assert DealRating.objects.get(deal=past_daily.deal).players == 1
+    before = snapshot()
+    assert rating_follow_result(attempt_id=win.pk) is None
+    assert snapshot() == before
 
 
 # -- the signal and the task -----------------------------------------------------------------
