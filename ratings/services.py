@@ -162,6 +162,8 @@ def ratings_close_daily(*, daily_id: int) -> int | None:
         if not won:
             return 0
         rows = _player_rows(daily.game, won, _counted(daily.pk).values("player_id"))
+        # Only the results read above: one approved since is counted late, once this commits.
+        rows = {pk: row for pk, row in rows.items() if pk in won}
         starts = {pk: _before_day(row, daily.date) for pk, row in rows.items()}
         deal_after = glicko2.rate(
             glicko2.Rating(deal.rating, deal.rd, deal.volatility),

@@ -249,6 +249,33 @@ def test_a_held_result_counts_once_when_approved(
     assert snapshot() == before
 
 
+def test_a_result_approved_while_its_day_is_rated_counts_once(
+    past_daily, alice, bob, close, monkeypatch
+):
+    """Approved between the day's read of its results and its players' rows: the day rates
+    what it read, and the approval's late count adds the result after it."""
+    from ratings import services as ratings_services
+
+    PlayerRating.objects.create(player=bob, game="masterpiece", rating=1550, rd=100, games=12)
+    held = ranked(past_daily, bob, review=Attempt.Review.HELD)
+    ranked(past_daily, alice)
+    close(past_daily)
+    rows = ratings_services._player_rows
+
+    def approved_meanwhile(*args):
+        Attempt.objects.filter(pk=held.pk).update(review=Attempt.Review.APPROVED)
+        return rows(*args)
+
+    monkeypatch.setattr(ratings_services, "_player_rows", approved_meanwhile)
+    assert ratings_close_daily(daily_id=past_daily.pk) == 1
+    monkeypatch.setattr(ratings_services, "_player_rows", rows)
+
+    assert rating_follow_result(attempt_id=held.pk) == "counted"
+    assert rating_follow_result(attempt_id=held.pk) is None
+    assert RatingChange.objects.get(player=bob).late is True
+    assert DealRating.objects.get(deal=past_daily.deal).players == 2
+
+
 def test_a_held_result_changes_nothing_until_approved(past_daily, alice, close):
     held = ranked(past_daily, alice, review=Attempt.Review.HELD)
     close(past_daily)
