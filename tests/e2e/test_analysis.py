@@ -257,7 +257,7 @@ def test_a_won_game_is_analysed_move_by_move(
 
 @pytest.mark.parametrize(("game", "language"), [("masterpiece", "en"), ("munger", "ru")])
 def test_a_lost_game_says_after_which_move_no_win_was_left(
-    browser, live_server_url, make_dailies, server_python, game, language
+    browser, live_server_url, make_dailies, server_python, screenshot, game, language
 ):
     day = make_dailies(back=31)["date"]
     deal = server_python(DEAL_ON % (game, day))
@@ -285,6 +285,7 @@ def test_a_lost_game_says_after_which_move_no_win_was_left(
         assert not BROKEN.findall(text), BROKEN.findall(text)
         if language == "ru":
             assert "Анализ вашей партии" in text and "Your move" not in text
+        screenshot(page, f"analysis-{game}-{language}.png")
         assert problems == []
     finally:
         context.close()
