@@ -14,7 +14,6 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from games.api.serializers import analysis_access
 from games.engine import GAMES
 from games.models import Attempt
 
@@ -97,7 +96,7 @@ def analysis_info(attempt: Attempt) -> dict[str, Any]:
     """Whether the attempt's move-by-move analysis may be opened now (`available`), else when
     it opens (`opens_at`, ISO, and `opens_text` in UTC, which the page's script says in the
     reader's local time): the attempt state's `analysis`."""
-    access = analysis_access(attempt)
+    access = attempt.analysis_access()
     opens = attempt.analysis_opens_at() if access["opens_at"] else None
     return {**access, "opens_text": opens.strftime("%Y-%m-%d %H:%M UTC") if opens else ""}
 

@@ -635,6 +635,18 @@ class Attempt(models.Model):
         ranked one whose day ended while it was played, once no day holds it back."""
         return (self.is_finished or self.day_over(now)) and self.analysis_opens_at(now) is None
 
+    def analysis_access(self) -> dict[str, Any]:
+        """Whether the analysis may be asked for, as the API and the pages say it:
+        `{"available", "opens_at"}` (`opens_at`: ISO text, when a daily still played for rank
+        lets it open). No query (the daily loaded), no serializer: a state is rendered on every
+        move."""
+        if not self.is_finished and not self.day_over():
+            return {"available": False, "opens_at": None}
+        opens = self.analysis_opens_at()
+        if opens is None:
+            return {"available": True, "opens_at": None}
+        return {"available": False, "opens_at": opens.isoformat().replace("+00:00", "Z")}
+
     def board_seconds(self) -> float:
         """The time a board shows and ranks: `play_seconds` to the finish, or, while the
         attempt is played, to its last move (so that a board does not change while nobody

@@ -37,7 +37,7 @@ class PlayerRating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return self.rd >= PROVISIONAL_RD
+        return bool(self.rd >= PROVISIONAL_RD)
 
 
 class DealRating(models.Model):

@@ -44,20 +44,22 @@ def _results(attempts: Iterable[tuple[int, bool]]) -> dict[int, bool]:
 
 def _counted(daily_id: int) -> AttemptQuerySet:
     """The ranked attempts of a daily that its ratings count, with `won`."""
-    return (
+    counted: AttemptQuerySet = (
         Attempt.objects.filter(daily_id=daily_id)
         .on_board()
         .annotate(won=ExpressionWrapper(WIN, output_field=BooleanField()))
     )
+    return counted
 
 
 def _lock_daily(daily_id: int) -> DailyChallenge | None:
-    return (
+    daily: DailyChallenge | None = (
         DailyChallenge.objects.select_for_update(no_key=True, of=("self",))
         .select_related("deal")
         .filter(pk=daily_id)
         .first()
     )
+    return daily
 
 
 def _deal_rating(deal: Deal) -> DealRating:
@@ -67,7 +69,8 @@ def _deal_rating(deal: Deal) -> DealRating:
         deal=deal,
         defaults={"game": deal.game, "rating": seed, "rd": glicko2.INITIAL_RD, "seed_rating": seed},
     )
-    return DealRating.objects.select_for_update().get(deal=deal)
+    rating: DealRating = DealRating.objects.select_for_update().get(deal=deal)
+    return rating
 
 
 @dataclass(slots=True)
@@ -194,7 +197,7 @@ def _store(
     Elsewhere (SQLite: one process, few players) with those."""
     now = clock.now()
     results = [
-        RatingChange.Result.WIN.value if won[new.player_id] else RatingChange.Result.LOSS.value
+        str(RatingChange.Result.WIN if won[new.player_id] else RatingChange.Result.LOSS)
         for _, new in moved
     ]
     if connection.vendor != "postgresql":

@@ -39,7 +39,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 REGISTER = ROOT / "docs" / "internals.md"
-SOURCES = ("config", "frontend", "games", "infra", "leaderboards", "races", "realtime")
+SOURCES = (
+    "config",
+    "frontend",
+    "games",
+    "infra",
+    "leaderboards",
+    "leagues",
+    "races",
+    "ratings",
+    "realtime",
+)
 
 #: Distribution name -> the version docs/internals.md was read against.
 VERSIONS = {

@@ -225,17 +225,6 @@ class AnalysisAccessSerializer(serializers.Serializer):
     )
 
 
-def analysis_access(attempt: Attempt) -> dict[str, Any]:
-    """`AnalysisAccessSerializer`'s JSON for an attempt, with no query (its daily loaded) and
-    no serializer (a state is rendered on every move)."""
-    if not attempt.is_finished and not attempt.day_over():
-        return {"available": False, "opens_at": None}
-    opens = attempt.analysis_opens_at()
-    if opens is None:
-        return {"available": True, "opens_at": None}
-    return {"available": False, "opens_at": opens.isoformat().replace("+00:00", "Z")}
-
-
 class AttemptSummarySerializer(serializers.Serializer):
     """One attempt in a list: its result, without the position."""
 
@@ -259,7 +248,7 @@ class AttemptSummarySerializer(serializers.Serializer):
 
     @extend_schema_field(AnalysisAccessSerializer)
     def get_analysis(self, attempt: Attempt) -> dict[str, Any]:
-        return analysis_access(attempt)
+        return attempt.analysis_access()
 
     @extend_schema_field(serializers.DateField(allow_null=True))
     def get_date(self, attempt: Attempt) -> dt.date | None:
@@ -401,7 +390,7 @@ class AttemptStateSerializer(serializers.Serializer):
 
     @extend_schema_field(AnalysisAccessSerializer)
     def get_analysis(self, state: AttemptState) -> dict[str, Any]:
-        return analysis_access(state.attempt)
+        return state.attempt.analysis_access()
 
     @extend_schema_field(serializers.DateTimeField(allow_null=True))
     def get_ranked_until(self, state: AttemptState) -> str | None:

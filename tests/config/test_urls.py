@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-API_APPS = ("games_api", "leaderboards_api", "races_api", "ratings_api")
+API_APPS = ("games_api", "leaderboards_api", "races_api", "ratings_api", "leagues_api")
 #: Values tried for each converter: "me" meets the routes that name it.
 SAMPLES = {"id": ["12"], "str": ["me", "stats", "munger", "2026-12-01", "abc"]}
 
