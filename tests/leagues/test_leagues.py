@@ -5,6 +5,7 @@ limits, and the API with its fixed number of queries."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 
 import pytest
 from django.db import connection
@@ -274,3 +275,25 @@ def test_a_past_season_stays_readable(alice, bob, travel):
     assert client_of().get("/api/seasons/year/").status_code == 404
     assert client_of().get("/api/seasons/week/?date=nope").status_code == 400
     assert selectors.season_name("week", clock.today()).startswith("2026-W")
+
+
+def test_the_backfill_scores_closed_days_once(alice, bob):
+    from django.core.management import call_command
+
+    first = closed(factories.daily("masterpiece", DAY))
+    second = closed(factories.daily("munger", DAY + dt.timedelta(days=1)))
+    factories.daily("masterpiece", DAY + dt.timedelta(days=2))  # not closed: not scored
+    result(first, alice, won=True, moves=80)
+    result(second, alice, won=False, moves=30)
+    result(second, bob, won=True, moves=120)
+    out = io.StringIO()
+
+    call_command("season_backfill", stdout=out)
+    call_command("season_backfill", stdout=out)
+
+    assert out.getvalue().splitlines() == ["2 dailies, 3 rows", "0 dailies, 0 rows"]
+    assert sorted(DailyPoints.objects.values_list("player__display_name", "points")) == [
+        ("alice", 0),
+        ("alice", 100),
+        ("bob", 100),
+    ]
