@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.i18n import set_language
 
-from frontend import views
+from frontend import league_pages, views
 
 app_name = "frontend"
 
@@ -19,6 +19,9 @@ urlpatterns = [
     path("rules/<slug:game>/", views.rules, name="rules"),
     path("challenge/", views.challenge_new, name="challenge-new"),
     path("challenge/<str:code>/", views.challenge, name="challenge"),
+    path("leagues/", league_pages.leagues, name="leagues"),
+    path("leagues/join/<str:code>/", league_pages.league_join, name="league-join"),
+    path("leagues/<int:league_id>/", league_pages.league, name="league"),
     # The language switch posts here (Django's view: sets the language cookie, then goes back).
     path("i18n/setlang/", set_language, name="set_language"),
 ]
