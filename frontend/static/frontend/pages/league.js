@@ -93,7 +93,7 @@ class LeaguePage {
           );
           const head = el("tr", {}, el("th", { scope: "col", text: t("lg_player") }), el("th", { scope: "col", text: t("lg_result") }));
           box.append(
-            el("div", { className: "table-wrap" }, el("table", { className: "today-table" }, el("caption", { text: t("lg_today_caption", { game }) }), el("thead", {}, head), el("tbody", {}, ...rows))),
+            el("div", { className: "table-wrap" }, el("table", { className: "today-table" }, el("caption", { className: "visually-hidden", text: t("lg_today_caption", { game }) }), el("thead", {}, head), el("tbody", {}, ...rows))),
           );
         } else {
           box.append(el("p", { className: "muted", text: t("lg_nobody_yet") }));

@@ -17,7 +17,7 @@ export function typedName(input, message, limits) {
   return null;
 }
 
-export function standingsTable(rows, { caption, you = null, testid = "" } = {}) {
+export function standingsTable(rows, { caption, you = null, testid = "", captionHidden = false } = {}) {
   const head = el(
     "tr",
     {},
@@ -45,6 +45,6 @@ export function standingsTable(rows, { caption, you = null, testid = "" } = {}) 
     );
   }
   if (!rows.length) body.append(el("tr", {}, el("td", { colspan: "5", className: "muted", text: t("lg_no_points") })));
-  const table = el("table", { className: "ranks standings-table", testid }, el("caption", { text: caption }), el("thead", {}, head), body);
+  const table = el("table", { className: "ranks standings-table", testid }, el("caption", { text: caption, className: captionHidden ? "visually-hidden" : "" }), el("thead", {}, head), body);
   return el("div", { className: "table-wrap" }, table);
 }

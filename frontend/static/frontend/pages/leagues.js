@@ -102,10 +102,17 @@ class Season {
     const caption = t(this.period === "week" ? "lg_season_week" : "lg_season_month", words);
     this.title.textContent = caption;
     this.note.textContent = t(season.closed ? "lg_season_closed" : "lg_season_open");
-    this.table.replaceChildren(standingsTable(season.rows, { caption, you: config.you, testid: `season-${this.period}-table` }));
+    this.table.replaceChildren(standingsTable(season.rows, { caption, captionHidden: true, you: config.you, testid: `season-${this.period}-table` }));
     this.previous = dayBefore(season.first);
     this.now.hidden = !season.closed;
   }
+}
+
+// The link to the points rule opens it.
+for (const link of document.querySelectorAll('a[href="#points-rule"]')) {
+  link.addEventListener("click", () => {
+    document.getElementById("points-rule").open = true;
+  });
 }
 
 setupMakeForm();
