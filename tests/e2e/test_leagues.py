@@ -4,7 +4,8 @@ names themselves, makes a league and copies its invite; the second and the third
 Their results (today's, and a closed day's points) are written through the ORM, as the leagues'
 own tests do; the league's page shows today's results and the standings, and reads them again
 when it comes back into sight. The owner renames the league, removes the third and makes a new
-invite: the old link then says it is retired. The pages fit a phone's width."""
+invite: the old link then says it is retired. The pages fit a phone's width, and axe finds no
+serious violation on them (tests/e2e/test_a11y.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import re
 from typing import Any
 
 import pytest
+
+from tests.e2e.test_a11y import blocking_violations
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -139,6 +142,9 @@ def test_friends_make_join_and_run_a_league(browser, live_server_url, make_daili
         assert owner.get_by_test_id("league-invite").input_value() == link
 
         # Two new visitors join by the link, each with a name of their choice.
+        friend.goto(link)
+        expect(friend.get_by_test_id("join-what")).to_be_visible()
+        assert blocking_violations(friend) == []
         join_by(friend, link, "Ben Leaguer")
         third.goto(link)
         expect(third.get_by_test_id("join-what")).to_contain_text("приглашает вас в лигу")
@@ -183,6 +189,7 @@ def test_friends_make_join_and_run_a_league(browser, live_server_url, make_daili
             "This month, "
         )
         expect(owner.get_by_test_id("points-rule")).to_contain_text("How points are counted")
+        assert blocking_violations(owner) == []
 
         # In Russian: the same page, every word translated.
         refresh(third)
@@ -191,10 +198,12 @@ def test_friends_make_join_and_run_a_league(browser, live_server_url, make_daili
             "За всё время"
         )
         assert untranslated(third) == []
+        assert blocking_violations(third) == []
         third.goto(f"{url}/leagues/")
         expect(third.get_by_test_id("season-week-table")).to_be_visible()
         expect(third.get_by_test_id("leagues-list")).to_contain_text("The Sunday club")
         assert untranslated(third) == []
+        assert blocking_violations(third) == []
         third.goto(league_url)
 
         # The owner renames the league; the others see it.
@@ -264,6 +273,7 @@ def test_the_leagues_pages_fit_a_phone(browser, live_server_url, make_dailies):
         )
         expect(page.get_by_test_id("standings-week")).to_be_visible()
         assert page.evaluate(FITS)
+        assert blocking_violations(page) == []
         page.goto(page.get_by_test_id("league-invite").input_value())
         expect(page.get_by_test_id("join-what")).to_be_visible()
         assert page.evaluate(FITS)
@@ -277,6 +287,7 @@ def test_the_leagues_pages_fit_a_phone(browser, live_server_url, make_dailies):
         expect(page.get_by_test_id("season-week-current")).to_be_visible()
         expect(page.locator("#season-week")).to_be_focused()
         assert page.evaluate(FITS)
+        assert blocking_violations(page) == []
         assert problems == []
     finally:
         context.close()
