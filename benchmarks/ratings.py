@@ -1,4 +1,5 @@
-"""What rating a day costs: `ratings.services.ratings_close_daily` on one daily of N players, in
+"""What the night's work of a day costs: its ratings (`ratings.services.ratings_close_daily`) and
+its seasons' points (`leagues.services.daily_points_compute`) on one daily of N players, in
 PostgreSQL.
 
 Run: `DATABASE_URL=postgres://... .venv/bin/python benchmarks/ratings.py [--players 100000]`
@@ -7,8 +8,9 @@ Makes a database of its own (`patience_bench_ratings`, migrated, dropped at the 
 bulk inserts: N players, half of them rated before (ratings, deviations and last days drawn at
 random), one closed daily, and one ranked attempt each (55% verified wins, 25% resignations,
 18% left unfinished, 1% held for review, 1% disqualified). Times the day's rating (every counted
-player and the deal, in one transaction), then a second run (which finds the day rated), and
-prints both with the players rated.
+player and the deal, in one transaction), then a second run (which finds the day rated), then
+the day's points (every counted player ranked as the board ranks them, the rows replaced whole),
+and prints each with the players counted.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from django.db import connection  # noqa: E402
 
 from games import clock, names  # noqa: E402
 from games.models import Attempt, DailyChallenge, Deal, Player  # noqa: E402
+from leagues.models import DailyPoints  # noqa: E402
+from leagues.services import daily_points_compute  # noqa: E402
 from ratings.models import PlayerRating, RatingChange  # noqa: E402
 from ratings.services import ratings_close_daily  # noqa: E402
 
@@ -88,9 +92,18 @@ def fill(players: int, seed: int) -> DailyChallenge:
                 ranked=True,
                 status=status,
                 verified=status != Attempt.Status.PLAYING,
-                move_count=90,
-                next_seq=90,
+                move_count=(moves := rng.randint(60, 220)),
+                next_seq=moves,
+                foundation_cards=52 if status == Attempt.Status.WON else rng.randint(4, 51),
                 started_at=now,
+                first_move_at=now,
+                last_move_at=now + dt.timedelta(seconds=moves * 3),
+                finished_at=(
+                    None
+                    if status == Attempt.Status.PLAYING
+                    else now + dt.timedelta(seconds=moves * 3 + 5)
+                ),
+                counted_ms=rng.randint(60_000, 1_800_000),
                 review=Attempt.Review.HELD if 0.98 <= draw < 0.99 else "",
                 disqualified=draw >= 0.99,
             )
@@ -125,6 +138,12 @@ def main() -> None:
         assert rated == RatingChange.objects.count() and again is None
         print(f"ratings_close_daily: {rated} players rated in {first:.1f} s")
         print(f"a second run (the day rated already): {second * 1000:.0f} ms")
+
+        started = time.perf_counter()
+        scored = daily_points_compute(daily_id=daily.pk)
+        points = time.perf_counter() - started
+        assert scored == DailyPoints.objects.count()
+        print(f"daily_points_compute: {scored} players scored in {points:.1f} s")
     finally:
         connection.creation.destroy_test_db(original, verbosity=0)
 

@@ -298,3 +298,19 @@ def test_the_backfill_scores_closed_days_once(alice, bob):
         ("alice", 100),
         ("bob", 100),
     ]
+
+
+@pytest.mark.optimisation
+def test_a_days_points_cost_the_same_queries_whatever_its_players():
+    daily = closed(factories.daily("masterpiece", DAY))
+
+    def cost() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            services.daily_points_compute(daily_id=daily.pk)
+        return len(queries)
+
+    result(daily, factories.player("first"), won=True, moves=80)
+    few = cost()
+    for n in range(40):
+        result(daily, factories.player(f"p{n}"), won=n % 2 == 0, moves=70 + n)
+    assert cost() == few
