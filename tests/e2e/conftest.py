@@ -150,6 +150,7 @@ def _server_env(database: Path, port: int) -> dict[str, str]:
         "RANKED_STARTS_PER_ADDRESS",
         "RANKED_STARTS_PER_NETWORK",
         "RANKED_STARTS_PER_NETWORK56",
+        "LEAGUE_CREATIONS_PER_ADDRESS",
     ):
         env.setdefault(limit, "100000")
     # Hints search within a wall-clock budget: room enough on a loaded machine.

@@ -4,7 +4,8 @@ names themselves, makes a league and copies its invite; the second and the third
 Their results (today's, and a closed day's points) are written through the ORM, as the leagues'
 own tests do; the league's page shows today's results and the standings, and reads them again
 when it comes back into sight. The owner renames the league, removes the third and makes a new
-invite: the old link then says it is retired. The pages fit a phone's width, and axe finds no
+invite: the old link then says it is retired. A member's moves on today's daily reach an open
+league page live, through the daily's socket. The pages fit a phone's width, and axe finds no
 serious violation on them (tests/e2e/test_a11y.py)."""
 
 from __future__ import annotations
@@ -291,3 +292,49 @@ def test_the_leagues_pages_fit_a_phone(browser, live_server_url, make_dailies):
         assert problems == []
     finally:
         context.close()
+
+
+def test_a_league_page_follows_a_member_playing_today_live(browser, live_server_url, make_dailies):
+    """The owner's page stays open and is not told anything: a member's moves on today's
+    daily reach it through the daily's socket, and it reads the league again."""
+    today = make_dailies()["masterpiece"]
+    url = live_server_url
+    problems: list[str] = []
+    owner_context, member_context = context_of(browser), context_of(browser)
+    try:
+        owner = watched(owner_context.new_page(), problems)
+        member = watched(member_context.new_page(), problems)
+        owner.goto(f"{url}/")
+        owner.locator("#display-name").fill("Dee Live")
+        owner.locator("#name-form button[type=submit]").click()
+        expect(owner.locator(".hello")).to_contain_text("Dee Live")
+        owner.goto(f"{url}/leagues/")
+        owner.get_by_test_id("league-make-name").fill("Live ones")
+        owner.get_by_test_id("league-make-submit").click()
+        owner.get_by_test_id("league-link").click()
+        expect(owner.get_by_test_id("league-title")).to_have_text("Live ones")
+        link = owner.get_by_test_id("league-invite").input_value()
+        join_by(member, link, "Eve Live")
+        refresh(owner)  # a new member: the page learns of them when it reads the league again
+        expect(owner.get_by_test_id("league-members")).to_contain_text("Eve Live")
+        today_table = owner.get_by_test_id("today-masterpiece")
+        expect(today_table).to_contain_text("Nobody in the league has played it yet.")
+
+        # The member plays the day's first moves (the browser's own cookie, over REST).
+        started = member.request.post(f"{url}/api/dailies/masterpiece/{today['date']}/attempts/")
+        assert started.status == 201, started.text()
+        attempt = started.json()["id"]
+        for seq, move in enumerate(today["certificate"][:3]):
+            moved = member.request.post(
+                f"{url}/api/attempts/{attempt}/moves/", data={"seq": seq, "move": move}
+            )
+            assert moved.status == 200, moved.text()
+
+        # Well before the page's own reading every 30 s.
+        expect(today_table.locator("tr[data-player='Eve Live']")).to_contain_text(
+            "playing now", timeout=10_000
+        )
+        assert problems == []
+    finally:
+        owner_context.close()
+        member_context.close()

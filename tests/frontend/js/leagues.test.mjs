@@ -3,7 +3,16 @@ import assert from "node:assert/strict";
 import test from "node:test";
 
 import { useCatalogue } from "../../../frontend/static/frontend/common/text.js";
-import { dayBefore, inviteLink, notPlayed, orderResults, refusalWords, resultWords, tidyLeagueName } from "../../../frontend/static/frontend/pages/leaguewords.js";
+import {
+  dayBefore,
+  inviteLink,
+  namesAMember,
+  notPlayed,
+  orderResults,
+  refusalWords,
+  resultWords,
+  tidyLeagueName,
+} from "../../../frontend/static/frontend/pages/leaguewords.js";
 
 useCatalogue({
   lg_error_league_full: "full",
@@ -67,4 +76,12 @@ test("an invite's link and a league's name as typed", () => {
   assert.equal(tidyLeagueName("  The   club "), "The club");
   assert.equal(tidyLeagueName("x"), "");
   assert.equal(tidyLeagueName("y".repeat(41)), "");
+});
+
+test("a daily's event matters to the page when it names a member, on its board or in its feed", () => {
+  const members = new Set(["ann", "bo"]);
+  assert.equal(namesAMember({ type: "update", feed: [{ player: "zed" }, { player: "bo" }] }, members), true);
+  assert.equal(namesAMember({ type: "update", board: { top: [{ player: "ann" }] } }, members), true);
+  assert.equal(namesAMember({ type: "update", feed: [{ player: "zed" }], board: { top: [] } }, members), false);
+  assert.equal(namesAMember({ type: "update", counts: { players: 3 } }, members), false);
 });

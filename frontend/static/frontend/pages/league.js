@@ -1,14 +1,17 @@
 // A league's page (GET /api/leagues/<id>/, for its members): its members, today's results of
 // both games, the standings of this week, this month and all time, the invite with a copy
-// button; for the owner rename, removals and a new invite; for everyone leaving. The data is
-// read again every 30 s while the page is in sight (document.visibilityState); what a member
-// does is said in a live region, and the focus goes where the change is.
+// button; for the owner rename, removals and a new invite; for everyone leaving. Live: the page
+// watches today's dailies (common/watch.js) and reads itself again, a second or two later, when
+// a move, a win or a resignation of one of its members comes by; and every 30 s while in sight
+// (document.visibilityState), for what no daily says (a member who joined or left). What a
+// member does is said in a live region, and the focus goes where the change is.
 
 import { el, jsonBlock } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { t } from "../common/text.js";
+import { watchDaily } from "../common/watch.js";
 import { standingsTable, typedName } from "./leagueparts.js";
-import { dayWords, inviteLink, notPlayed, orderResults, refusalWords, resultWords } from "./leaguewords.js";
+import { dayWords, inviteLink, namesAMember, notPlayed, orderResults, refusalWords, resultWords } from "./leaguewords.js";
 
 const config = jsonBlock("leagues-config");
 const lang = document.documentElement.lang || "en";
@@ -208,9 +211,36 @@ class LeaguePage {
   }
 }
 
+const LIVE_DELAY_MS = 1500;
 const league = new LeaguePage();
+let soon = 0;
+const watched = new Map();
+// Today's dailies watched once the page is known (and again should the day change).
+function watchToday() {
+  if (!league.page) return;
+  const names = () => new Set(league.page.members.map((m) => m.player));
+  const paths = new Set(league.page.today.map((day) => `/ws/daily/${day.game}/${day.date}/`));
+  for (const [path, stop] of watched) {
+    if (!paths.has(path)) {
+      stop();
+      watched.delete(path);
+    }
+  }
+  for (const path of paths) {
+    if (watched.has(path)) continue;
+    watched.set(
+      path,
+      watchDaily(path, (event) => {
+        if (event.type === "snapshot" || !namesAMember(event, names())) return;
+        window.clearTimeout(soon);
+        soon = window.setTimeout(() => league.load().then(watchToday), LIVE_DELAY_MS);
+      }),
+    );
+  }
+}
 league.load().then(() => {
   if (!league.error.hidden) $("league-title").focus();
+  watchToday();
 });
 // Read again every 30 s while in sight, and at once when the page comes back into sight.
 window.setInterval(() => {

@@ -80,3 +80,10 @@ export function tidyLeagueName(text, min = 2, max = 40) {
   const name = String(text || "").trim().replace(/\s+/g, " ");
   return name.length >= min && name.length <= max ? name : "";
 }
+
+// Whether an event of a daily's socket (a snapshot or an update) names a member: a row of its
+// board or of its feed of moves, by display name (names are unique). `names`: a Set.
+export function namesAMember(event, names) {
+  const rows = [...((event.board && event.board.top) || []), ...(event.feed || [])];
+  return rows.some((row) => names.has(row.player));
+}
