@@ -26,6 +26,7 @@ from django.views.decorators.http import require_safe
 
 from frontend.catalogue import frontend_strings, plural_forms, start_refusal_sentences
 from frontend.languages import localized
+from frontend.rating_info import deal_rating_info, player_ratings_info, rating_charts
 from frontend.vocabulary import (
     GAME_PAGES,
     LEFT_WORD,
@@ -89,9 +90,13 @@ def home(request: HttpRequest) -> HttpResponse:
     dailies = selectors.dailies_today()
     summaries = selectors.daily_summaries(dailies=dailies, player=player)
     by_game = {d.game: (d, summary) for d, summary in zip(dailies, summaries, strict=True)}
+    # Today's deals are played for rank: their rating is yesterday's deals' (once rated).
+    yesterday = today - dt.timedelta(days=1)
+    past = {d.game: d for d in selectors.dailies_between(start=yesterday, end=yesterday)}
     cards = []
     for page in GAME_PAGES.values():
         daily, summary = by_game.get(page.slug, (None, None))
+        before = past.get(page.slug)
         cards.append(
             {
                 "game": page,
@@ -99,6 +104,9 @@ def home(request: HttpRequest) -> HttpResponse:
                 "summary": summary,
                 "difficulty": difficulty_info(summary["difficulty"]) if summary else None,
                 "result": result_info(summary["attempt"]) if summary else None,
+                "yesterday": before,
+                "yesterday_difficulty": difficulty_info(before.deal.difficulty) if before else None,
+                "yesterday_rating": deal_rating_info(before),
             }
         )
     seconds = seconds_to_next_day(clock.now())
@@ -373,6 +381,7 @@ def archive(request: HttpRequest) -> HttpResponse:
                 "slug": daily.game,
                 "result": result_info(results.get(daily.pk)),
                 "difficulty": difficulty_info(daily.deal.difficulty),
+                "rating": deal_rating_info(daily),
                 "observed": observed_info(daily.observed),
                 "raceable": race_selectors.daily_raceable(daily),
             }
@@ -464,14 +473,17 @@ def player_overview(player: Player, today: dt.date) -> dict[str, Any]:
 def me(request: HttpRequest) -> HttpResponse:
     player = _player(request)
     overview = player_overview(player, clock.today()) if player else None
+    ratings = player_ratings_info(player) if player else None
     context = {
         "player": player,
         "overview": overview,
+        "ratings": ratings,
         "charts": (
             {
                 "wins_over_time": overview["wins_over_time"],
                 "moves_distribution": overview["moves_distribution"],
                 "streaks": overview["streaks"],
+                "ratings": rating_charts(ratings) if ratings else [],
             }
             if overview
             else None
@@ -481,6 +493,7 @@ def me(request: HttpRequest) -> HttpResponse:
             moves_distribution=_("Moves in won games"),
             streaks=_("Streaks (days in a row with a win)"),
             no_data=_("No data yet."),
+            rating=_("Rating"),
             name_taken=_("That name is taken: please choose another one."),
             name_bad=_(
                 "Use 2 to 24 letters, digits, spaces and . ' - _ (not starting with “Guest”)."

@@ -1,6 +1,7 @@
 // My stats: the charts drawn as inline SVG from the page's data (the tables under each chart
 // hold the same numbers for screen readers). The numbers are the leaderboards' own record of
-// the player (the same as GET /api/players/me/stats/), rendered by the server.
+// the player (the same as GET /api/players/me/stats/) and the player's ratings (the same as
+// GET /api/players/me/ratings/), rendered by the server.
 import { jsonBlock, svg as svgNode } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { t } from "../common/text.js";
@@ -54,6 +55,48 @@ export function barChart(container, items, title, labelEvery = 1) {
   container.replaceChildren(svg);
 }
 
+/** A line of values over time (one point per item), the lowest and highest values on the left
+ * and the first and last labels under it. */
+export function lineChart(container, items, title) {
+  if (!items.length) return empty(container);
+  const svg = frame(title);
+  const values = items.map((item) => item.value);
+  let low = Math.min(...values);
+  let high = Math.max(...values);
+  if (high - low < 20) {
+    low -= 10;
+    high += 10;
+  }
+  const inner = WIDTH - PAD.left - PAD.right - 8;
+  const height = HEIGHT - PAD.top - PAD.bottom - 8;
+  const x = (index) => PAD.left + 8 + (items.length === 1 ? inner / 2 : (inner * index) / (items.length - 1));
+  const y = (value) => PAD.top + 4 + height - ((value - low) / (high - low)) * height;
+  const points = items.map((item, index) => `${x(index).toFixed(1)},${y(item.value).toFixed(1)}`);
+  if (items.length > 1) svg.append(svgNode("polyline", { points: points.join(" "), class: "line" }));
+  items.forEach((item, index) => {
+    svg.append(svgNode("circle", { cx: x(index), cy: y(item.value), r: 3, class: "dot" }));
+  });
+  for (const value of new Set([Math.min(...values), Math.max(...values)])) {
+    svg.append(svgNode("text", { x: PAD.left - 4, y: y(value) + 4, class: "value", "text-anchor": "end" }, value));
+  }
+  const first = items[0];
+  const last = items[items.length - 1];
+  svg.append(svgNode("text", { x: x(0), y: HEIGHT - PAD.bottom + 16, class: "label", "text-anchor": "start" }, first.label));
+  if (items.length > 1) {
+    svg.append(svgNode("text", { x: x(items.length - 1), y: HEIGHT - PAD.bottom + 16, class: "label", "text-anchor": "end" }, last.label));
+  }
+  container.replaceChildren(svg);
+}
+
+function drawRatings(series) {
+  for (const entry of series || []) {
+    const container = document.querySelector(`#chart-rating-${entry.game} .chart-drawing`);
+    if (!container) continue;
+    const items = (entry.points || []).map((point) => ({ label: point.date.slice(5), value: point.rating }));
+    lineChart(container, items, entry.title || t("rating"));
+  }
+}
+
 function draw(charts) {
   const wins = document.querySelector("#chart-wins .chart-drawing");
   const moves = document.querySelector("#chart-moves .chart-drawing");
@@ -61,6 +104,7 @@ function draw(charts) {
   if (wins) barChart(wins, (charts.wins_over_time || []).map((w) => ({ label: w.label, value: w.wins })), t("wins_over_time"), 3);
   if (moves) barChart(moves, (charts.moves_distribution || []).map((b) => ({ label: b.label, value: b.count })), t("moves_distribution"));
   if (streaks) barChart(streaks, (charts.streaks || []).map((length, index) => ({ label: index + 1, value: length })), t("streaks"));
+  drawRatings(charts.ratings);
 }
 
 /** Rename: PATCH /api/players/me/, then show the page again under the new name. */
