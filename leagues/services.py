@@ -3,8 +3,9 @@ removal and new link, and the points each closed daily gives (docs/leagues.md).
 
 Limits (settings, stated in docs/leagues.md): members of a league (`LEAGUE_MEMBERS_MAX`),
 leagues of a player (`LEAGUES_PER_PLAYER`), leagues made from one address in a day
-(`LEAGUE_CREATIONS_PER_ADDRESS`). Each is counted in the database under a lock, so a crowd of
-requests gets exactly the limit through.
+(`LEAGUE_CREATIONS_PER_ADDRESS`). Each is counted in the database under a lock (the league's
+row, the player's row, the address's `infra.locks` lock), so a crowd of requests gets exactly
+the limit through.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.db import IntegrityError, transaction
 from games import clock
 from games.errors import Conflict, Forbidden, Malformed, NotFound
 from games.models import Attempt, DailyChallenge, Player
+from infra.locks import hold_until_commit
 from leaderboards.board import entry_of
 from leaderboards.ranking import competition_ranks
 from leagues import points
@@ -87,11 +89,11 @@ def league_create(*, player: Player, name: str, address: str | None = None) -> L
         _locked_player(player)
         _check_room_for(player)
         if address is not None:
+            hold_until_commit("league creations", address)  # the address's makes take turns
             made = League.objects.filter(
                 created_address=address, created_at__gte=now - dt.timedelta(days=1)
             )
-            # The address's count under a lock of its own: the first league it made today.
-            if made.select_for_update().count() >= settings.LEAGUE_CREATIONS_PER_ADDRESS:
+            if made.count() >= settings.LEAGUE_CREATIONS_PER_ADDRESS:
                 raise Conflict(
                     "Too many leagues were made from this address today: try again tomorrow.",
                     code="league_creations_address",

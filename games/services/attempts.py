@@ -4,12 +4,11 @@ a full replay), finishing, resigning, verifying, disqualifying."""
 from __future__ import annotations
 
 import datetime as dt
-import zlib
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from games import clock, errors, fairplay, signals
 from games.engine import Game, MalformedError, game_class, replay
@@ -37,6 +36,7 @@ from games.selectors import (
 from games.services.deals import deal_lower_par
 from games.state import AttemptState, attempt_state, position
 from infra.addresses import address_or_none, network56_of, network_of
+from infra.locks import hold_until_commit
 from infra.metrics import counts_refused_moves
 from infra.prepared import PreparedInsert, PreparedRead
 
@@ -152,13 +152,7 @@ def _address_admits(daily: DailyChallenge, address: str | None) -> bool:
     known = address_or_none(address)
     if known is None:
         return True
-    widest = network56_of(known) or network_of(known)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_advisory_xact_lock(%s::integer, %s::integer)",
-                [daily.pk % 2**31, zlib.crc32(widest.encode()) - 2**31],
-            )
+    hold_until_commit("ranked starts", daily.pk, network56_of(known) or network_of(known))
     counts = daily_address_counts(daily_id=daily.pk, address=known)
     return counts is None or not counts.full
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import threading
+import time
 
 import pytest
 from django.db import connection
@@ -314,3 +316,39 @@ def test_a_days_points_cost_the_same_queries_whatever_its_players():
     for n in range(40):
         result(daily, factories.player(f"p{n}"), won=n % 2 == 0, moves=70 + n)
     assert cost() == few
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_leagues_made_at_once_from_one_address_pass_its_limit_exactly(settings, monkeypatch):
+    settings.LEAGUE_CREATIONS_PER_ADDRESS = 3
+    code = services._code
+
+    def slow_code() -> str:  # between the count and the insert: every maker counts at once
+        time.sleep(0.2)
+        return code()
+
+    monkeypatch.setattr(services, "_code", slow_code)
+    makers = [factories.player(f"maker{n}") for n in range(10)]
+    barrier = threading.Barrier(len(makers))
+    answers: list[str] = []
+
+    def make(player: Player) -> None:
+        barrier.wait()
+        try:
+            services.league_create(player=player, name="Club", address="203.0.113.7")
+            answers.append("made")
+        except errors.Conflict as refusal:
+            answers.append(refusal.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=make, args=(player,)) for player in makers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(answers) == ["league_creations_address"] * 7 + ["made"] * 3
+    assert League.objects.count() == 3
