@@ -6,6 +6,7 @@ shown: the selector answers None for it, as the API refuses it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -103,11 +104,17 @@ def deal_rating_info(daily: DailyChallenge | None) -> dict[str, Any] | None:
     rated dailies). None for a daily still played for rank, or not rated yet."""
     if daily is None:
         return None
-    rating = selectors.daily_rating(daily=daily)
-    if rating is None:
-        return None
+    return deal_ratings_info([daily]).get(daily.pk)
+
+
+def deal_ratings_info(dailies: Sequence[DailyChallenge]) -> dict[int, dict[str, Any]]:
+    """`deal_rating_info` of many dailies (a month of the archive), by daily id, in a few
+    queries."""
     return {
-        "rating": rating["rating"],
-        "players": rating["players"],
-        "calibrated": difficulty_info(rating["calibrated_difficulty"]),
+        pk: {
+            "rating": rating["rating"],
+            "players": rating["players"],
+            "calibrated": difficulty_info(rating["calibrated_difficulty"]),
+        }
+        for pk, rating in selectors.daily_ratings(dailies=dailies).items()
     }

@@ -26,7 +26,12 @@ from django.views.decorators.http import require_safe
 
 from frontend.catalogue import frontend_strings, plural_forms, start_refusal_sentences
 from frontend.languages import localized
-from frontend.rating_info import deal_rating_info, player_ratings_info, rating_charts
+from frontend.rating_info import (
+    deal_rating_info,
+    deal_ratings_info,
+    player_ratings_info,
+    rating_charts,
+)
 from frontend.vocabulary import (
     GAME_PAGES,
     LEFT_WORD,
@@ -373,6 +378,7 @@ def archive(request: HttpRequest) -> HttpResponse:
     dailies = selectors.dailies_between(start=start, end=end)
     player = _player(request)
     results = selectors.attempts_at_dailies(dailies=dailies, player=player)
+    ratings = deal_ratings_info(dailies)
     by_day: dict[dt.date, list[dict[str, Any]]] = {}
     for daily in dailies:
         by_day.setdefault(daily.date, []).append(
@@ -381,7 +387,7 @@ def archive(request: HttpRequest) -> HttpResponse:
                 "slug": daily.game,
                 "result": result_info(results.get(daily.pk)),
                 "difficulty": difficulty_info(daily.deal.difficulty),
-                "rating": deal_rating_info(daily),
+                "rating": ratings.get(daily.pk),
                 "observed": observed_info(daily.observed),
                 "raceable": race_selectors.daily_raceable(daily),
             }

@@ -4,6 +4,7 @@ the difficulty the ratings give it. Nothing of a daily whose ranked play is open
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from typing import Any
 
 from games import difficulty
@@ -50,34 +51,60 @@ def player_ratings(*, player: Player) -> list[dict[str, Any]]:
     return out
 
 
-def calibrated_difficulty(*, game: str, rating: float) -> int | None:
-    """The level 1..5 of a deal rated `rating` among `game`'s rated deals (a fifth of them per
-    level: the quintiles of their ratings are the cut points); None until
-    `CALIBRATION_MIN_DAILIES` dailies of the game were rated with a player at least."""
+def _cuts(game: str) -> list[float] | None:
+    """The quintiles of `game`'s rated deals' ratings (the calibrated levels' cut points), or
+    None until `CALIBRATION_MIN_DAILIES` dailies of the game were rated with a player at least."""
     rated = RatedDaily.objects.filter(game=game, players__gt=0).count()
     if rated < CALIBRATION_MIN_DAILIES:
         return None
     ratings = list(
         DealRating.objects.filter(game=game, players__gt=0).values_list("rating", flat=True)
     )
-    cuts = statistics.quantiles(ratings, n=difficulty.LEVELS, method="inclusive")
-    return difficulty.level_of(rating, cuts)
+    if len(ratings) < 2:  # quantiles need two
+        return None
+    return statistics.quantiles(ratings, n=difficulty.LEVELS, method="inclusive")
+
+
+def calibrated_difficulty(*, game: str, rating: float) -> int | None:
+    """The level 1..5 of a deal rated `rating` among `game`'s rated deals (a fifth of them per
+    level: the quintiles of their ratings are the cut points); None until
+    `CALIBRATION_MIN_DAILIES` dailies of the game were rated with a player at least."""
+    cuts = _cuts(game)
+    return None if cuts is None else difficulty.level_of(rating, cuts)
+
+
+def daily_ratings(*, dailies: Sequence[DailyChallenge]) -> dict[int, dict[str, Any]]:
+    """`daily_rating` of many dailies at once (a month of the archive), by daily id, in a few
+    queries whatever their number: the dailies rated, their deals' ratings, and each game's
+    cut points once. Dailies still played for rank, or not rated, are left out."""
+    shown = [d for d in dailies if not d.ranked_play_open()]
+    rated = set(RatedDaily.objects.filter(daily__in=shown).values_list("daily_id", flat=True))
+    shown = [d for d in shown if d.pk in rated]
+    deals = {
+        r.deal_id: r for r in DealRating.objects.filter(deal_id__in=[d.deal_id for d in shown])
+    }
+    cuts = {game: _cuts(game) for game in {d.game for d in shown if d.deal_id in deals}}
+    out = {}
+    for daily in shown:
+        deal = deals.get(daily.deal_id)
+        if deal is None:
+            continue
+        game_cuts = cuts[daily.game]
+        out[daily.pk] = {
+            "game": daily.game,
+            "date": daily.date,
+            "rating": round(deal.rating),
+            "rd": round(deal.rd),
+            "players": deal.players,
+            "calibrated_difficulty": (
+                None if game_cuts is None else difficulty.level_of(deal.rating, game_cuts)
+            ),
+        }
+    return out
 
 
 def daily_rating(*, daily: DailyChallenge) -> dict[str, Any] | None:
     """The rating of the daily's deal once its day was rated: rating, deviation, players
     counted and the calibrated difficulty. None while its ranked play is open (nothing of a
     running daily is told) and until its day is rated."""
-    if daily.ranked_play_open() or not RatedDaily.objects.filter(daily=daily).exists():
-        return None
-    deal = DealRating.objects.filter(deal_id=daily.deal_id).first()
-    if deal is None:
-        return None
-    return {
-        "game": daily.game,
-        "date": daily.date,
-        "rating": round(deal.rating),
-        "rd": round(deal.rd),
-        "players": deal.players,
-        "calibrated_difficulty": calibrated_difficulty(game=deal.game, rating=deal.rating),
-    }
+    return daily_ratings(dailies=[daily]).get(daily.pk)

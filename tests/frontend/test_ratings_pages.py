@@ -10,6 +10,8 @@ import json
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from frontend.rating_info import signed
 from games import clock, services
@@ -228,3 +230,29 @@ def test_the_deal_ratings_are_translated(client, calibrated, language):
 @pytest.fixture
 def dailies_today(db):
     return {game: factories.daily(game) for game in ("munger", "masterpiece")}
+
+
+@pytest.mark.optimisation
+def test_the_archives_deal_ratings_cost_the_same_queries_whatever_the_rated_days(
+    client, db, monkeypatch
+):
+    """A month of rated dailies is read in a few queries, not a few per daily."""
+    monkeypatch.setattr(rating_selectors, "CALIBRATION_MIN_DAILIES", 1)
+    month = dt.date(2026, 3, 1)
+    players = [factories.player(f"p{n}") for n in range(2)]
+
+    def rated_day(day: int, game: str) -> None:
+        rate(factories.daily(game, month.replace(day=day)), {players[day % 2]: Attempt.Status.WON})
+
+    def cost() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get("/archive/?month=2026-03").status_code == 200
+        return len(queries)
+
+    rated_day(2, "munger")
+    rated_day(2, "masterpiece")
+    few = cost()
+    for day in range(3, 9):
+        rated_day(day, "munger")
+    assert len(rating_selectors.daily_ratings(dailies=list(DailyChallenge.objects.all()))) == 8
+    assert cost() == few
