@@ -247,6 +247,7 @@ def test_solving_and_fair_plays_measures_have_celery_queues_of_their_own():
         "games.tasks.solve_deal": {"queue": "solve"},
         "games.tasks.prove_deal_par": {"queue": "solve"},
         "games.tasks.check_perfection": {"queue": "checks"},
+        "games.tasks.analyse_attempt": {"queue": "solve"},  # at the lowest priority
     }
 
 
