@@ -156,22 +156,25 @@ def _lost_at(
     bisection over the kept moves finds it in a few decisions. (None, []) when the last
     position still wins, when the deal itself does not, or when the budget could not tell."""
 
-    def verdict(position: Game, seconds: float) -> tuple[str, list[str]]:
+    def verdict(position: Game) -> tuple[str, list[str]]:
+        # The move that lost the game is the report's first fact: its decisions may take up to
+        # SECOND_PASS times a position's share, and a quarter of what is left.
+        seconds = min(SECOND_PASS * clock.each, clock.left() / 4)
         outcome = decide(rules_for(position, DECIDE), Budget(seconds, None, cpu=True))
         return outcome.status, list(outcome.line)
 
-    status, _ = verdict(games[-1], clock.share(8))
+    status, _ = verdict(games[-1])
     if status != UNSOLVABLE:
         return None, []
     kept = kept_moves(tokens)
     path = [games[0]] + [games[index + 1] for index in kept]
-    status, line = verdict(path[0], clock.share(8))
+    status, line = verdict(path[0])
     if status != SOLVED:
         return None, []
     winnable, lost = 0, len(path) - 1
     while lost - winnable > 1:
         probe = (winnable + lost) // 2
-        status, found = verdict(path[probe], clock.share(8))
+        status, found = verdict(path[probe])
         if status == SOLVED:
             winnable, line = probe, found
         elif status == UNSOLVABLE:
