@@ -24,7 +24,9 @@ from typing import Any
 
 import pytest
 
-from games.engine.solver.distance import NO_WIN, distance_of, position
+from games.engine.solver import DECIDE, rules_for
+from games.engine.solver.distance import position
+from games.engine.solver.search import UNSOLVABLE, Budget, decide
 from tests.e2e.test_a11y import blocking_violations
 from tests.e2e.test_race import (
     CERTIFICATE_ON,
@@ -96,7 +98,8 @@ def losing_line(game: str, deal_string: str) -> list[str]:
         legal = [move.text for move in here.legal_moves()]
         for move in legal:
             trial = position(game, deal_string, [*line, move])
-            if distance_of(trial, time_limit=0.2).status == NO_WIN:
+            # Deciding alone, on a node budget: a win found is quick, a loss proven is exhaustive.
+            if decide(rules_for(trial, DECIDE), Budget(None, 30_000)).status == UNSOLVABLE:
                 return [*line, move]
         move = "S>W" if "S>W" in legal else legal[0]
         here.push(move)
@@ -267,7 +270,7 @@ def test_a_lost_game_says_after_which_move_no_win_was_left(
     try:
         page = watched(context.new_page(), problems)
         attempt = finish_on_the_play_page(page, live_server_url, game, day, line, server_python)
-        open_from_the_end_panel(page, attempt, server_python, budget=(20, 1.0))
+        open_from_the_end_panel(page, attempt, server_python, budget=(8, 0.5))
         words = words_of(page)
 
         summary = page.get_by_test_id("analysis-summary")
