@@ -26,7 +26,7 @@ from games.api.base import (
     int_query,
     parse_date,
 )
-from games.api.serializers import StrictSerializer
+from games.api.serializers import StrictCharField, StrictSerializer
 from games.models import GameName
 from leagues import selectors, services
 from leagues.models import League
@@ -35,8 +35,11 @@ from leagues.models import League
 
 
 class LeagueNameSerializer(StrictSerializer):
-    name = serializers.CharField(
-        max_length=200,
+    # The length as sent (400 `invalid`, as the schema says); the rest of the rules, the length
+    # once spaces are collapsed included, are the service's (400 `bad_league_name`).
+    name = StrictCharField(
+        min_length=services.NAME_MIN,
+        max_length=services.NAME_MAX,
         help_text=f"{services.NAME_MIN} to {services.NAME_MAX} characters, a letter or digit "
         "among them.",
     )
@@ -302,7 +305,11 @@ class SeasonView(ApiView):
             ),
             OpenApiParameter("date", OpenApiTypes.DATE, description="A day of the season."),
             OpenApiParameter("game", OpenApiTypes.STR, enum=[g for g, _ in GameName.choices]),
-            OpenApiParameter("limit", OpenApiTypes.INT, description="1 to 200 (default 50)."),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 200},
+                description="Default 50.",
+            ),
         ],
     )
     def get(self, request: Request, period: str) -> Response:
@@ -311,7 +318,7 @@ class SeasonView(ApiView):
                 {"code": "unknown_period", "detail": "A season is a week or a month."}, status=404
             )
         date = request.query_params.get("date")
-        day = parse_date(date) if date else clock.today()
+        day = parse_date(date) if date is not None else clock.today()
         game = choice_query(request.query_params, "game", [g for g, _ in GameName.choices])
         limit = int_query(request.query_params, "limit", default=50, low=1, high=200)
         return Response(selectors.season_standings(period=period, day=day, game=game, limit=limit))

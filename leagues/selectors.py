@@ -111,6 +111,8 @@ def leagues_of(*, player: Player) -> list[League]:
 
 def league_for(*, league_id: int, player: Player) -> League:
     """A league the player is in (404 otherwise, the same answer as for no such league)."""
+    if player.pk is None:  # a visitor with no player is in no league
+        raise league_not_found()
     league: League | None = (
         League.objects.filter(pk=league_id, memberships__player=player)
         .select_related("owner")

@@ -131,6 +131,8 @@ def league_join(*, code: str, player: Player) -> tuple[League, bool]:
 
 
 def _owned(league_id: int, player: Player) -> League:
+    if player.pk is None:  # a visitor with no player owns no league
+        raise league_not_found()
     league: League | None = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None or not league.memberships.filter(player=player).exists():
         raise league_not_found()
@@ -172,6 +174,8 @@ def league_remove_member(*, league_id: int, player: Player, member_id: int) -> N
 def league_leave(*, league_id: int, player: Player) -> None:
     """Leave a league. An owner who leaves hands it to the member who joined first after
     them; the last member to leave ends it."""
+    if player.pk is None:
+        raise league_not_found()
     with transaction.atomic():
         league = League.objects.select_for_update().filter(pk=league_id).first()
         if league is None or not league.memberships.filter(player=player).exists():

@@ -357,6 +357,9 @@ def test_an_analysis_waits_behind_the_proofs_on_the_solve_queue(settings):
     settings.SOLVER_JOBS = "queue"
     queue = f"patience-test-{uuid.uuid4().hex[:12]}"
     client = redis.Redis.from_url(app.conf.broker_url)
+    # Sent to the broker, whatever another test left the app doing (inline, for one).
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = False
     try:
         with routed_to(queue):
             tasks.analyse_attempt.apply_async((1,), priority=tasks.ANALYSIS_PRIORITY)
@@ -365,4 +368,5 @@ def test_an_analysis_waits_behind_the_proofs_on_the_solve_queue(settings):
         steps = {key: client.llen(key) for key in (queue, f"{queue}\x06\x169")}
         assert steps == {queue: 1, f"{queue}\x06\x169": 2}
     finally:
+        app.conf.task_always_eager = eager
         client.delete(queue, f"{queue}\x06\x169")
