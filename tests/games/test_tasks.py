@@ -346,27 +346,33 @@ def test_a_worker_runs_ensure_dailies(worker):
 
 
 @pytest.mark.redis
-def test_an_analysis_waits_behind_the_proofs_on_the_solve_queue(settings):
+def test_an_analysis_waits_behind_the_proofs_on_the_solve_queue(settings, monkeypatch):
     """On Redis a queue is a list per priority step, and a worker pops the lowest step first
     (kombu's Redis transport): the analysis goes to the last, a proof (no priority) to the
-    first."""
+    first. Sent on a connection of its own to the Redis of the settings, whatever broker
+    another test of this process left the app on."""
     if not os.environ.get("REDIS_URL"):
         pytest.skip("needs REDIS_URL")  # the mark skips first, with its reason
     import redis
 
+    # The receiver asks for the analysis at its priority.
+    sent: list[dict] = []
     settings.SOLVER_JOBS = "queue"
+    monkeypatch.setattr(tasks.analyse_attempt, "apply_async", lambda *a, **k: sent.append(k))
+    signals.send_now(signals.analysis_requested, attempt_id=3)
+    assert sent == [{"priority": tasks.ANALYSIS_PRIORITY}]
+    monkeypatch.undo()
+
+    # And the broker puts that priority behind a proof's.
     queue = f"patience-test-{uuid.uuid4().hex[:12]}"
-    client = redis.Redis.from_url(app.conf.broker_url)
-    # Sent to the broker, whatever another test left the app doing (inline, for one).
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = False
+    client = redis.Redis.from_url(settings.REDIS_URL)
     try:
-        with routed_to(queue):
-            tasks.analyse_attempt.apply_async((1,), priority=tasks.ANALYSIS_PRIORITY)
-            tasks.prove_deal_par.delay(2)
-            signals.send_now(signals.analysis_requested, attempt_id=3)
+        with app.connection_for_write(settings.REDIS_URL) as connection:
+            tasks.analyse_attempt.apply_async(
+                (1,), priority=tasks.ANALYSIS_PRIORITY, queue=queue, connection=connection
+            )
+            tasks.prove_deal_par.apply_async((2,), queue=queue, connection=connection)
         steps = {key: client.llen(key) for key in (queue, f"{queue}\x06\x169")}
-        assert steps == {queue: 1, f"{queue}\x06\x169": 2}
+        assert steps == {queue: 1, f"{queue}\x06\x169": 1}
     finally:
-        app.conf.task_always_eager = eager
         client.delete(queue, f"{queue}\x06\x169")
