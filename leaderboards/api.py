@@ -23,6 +23,7 @@ from games.api.base import (
     choice_query,
     error_response,
     int_query,
+    no_player,
     parse_date,
 )
 from games.errors import NotFound
@@ -177,10 +178,7 @@ class MyStatsView(ApiView):
     def get(self, request: Request) -> Response:
         player = identity.current_player(request)
         if player is None:
-            raise NotFound(
-                "You have no player yet: POST /api/players/ creates one (or start a game).",
-                code="no_player",
-            )
+            raise no_player()
         return _stats(player, request)
 
 

@@ -11,7 +11,7 @@ from rest_framework.response import Response
 
 from games import selectors as games_selectors
 from games.api import identity
-from games.api.base import DATE, E400_DATE, GAME, ApiView, error_response, parse_date
+from games.api.base import DATE, E400_DATE, GAME, ApiView, error_response, no_player, parse_date
 from games.errors import NotFound
 from ratings import selectors
 from ratings.serializers import DailyRatingSerializer, MyRatingsSerializer
@@ -34,10 +34,7 @@ class MyRatingsView(ApiView):
     def get(self, request: Request) -> Response:
         player = identity.current_player(request)
         if player is None:
-            raise NotFound(
-                "You have no player yet: POST /api/players/ creates one (or start a game).",
-                code="no_player",
-            )
+            raise no_player()
         body = {"player": player.display_name, "ratings": selectors.player_ratings(player=player)}
         return Response(MyRatingsSerializer(body).data)
 

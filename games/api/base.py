@@ -29,7 +29,7 @@ from games.api.errors import error_body
 from games.api.parsers import body_size_check
 from games.api.serializers import ErrorSerializer, render_state
 from games.api.throttles import THROTTLE_CLASSES
-from games.errors import Malformed
+from games.errors import Malformed, NotFound
 from games.models import Attempt, GameName
 from games.state import attempt_state
 
@@ -61,6 +61,14 @@ def started_response(attempt: Attempt, created: bool) -> Response:
     return Response(
         render_state(attempt_state(attempt)),
         status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+    )
+
+
+def no_player() -> NotFound:
+    """404 `no_player`: a read of "my" things by a request with no player (none is made)."""
+    return NotFound(
+        "You have no player yet: POST /api/players/ creates one (or start a game).",
+        code="no_player",
     )
 
 

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from games import selectors, services
 from games.api import identity, openapi
-from games.api.base import ApiView, int_query, parse_date, started_response
+from games.api.base import ApiView, int_query, no_player, parse_date, started_response
 from games.api.serializers import (
     AttemptSummarySerializer,
     DailySerializer,
@@ -36,7 +36,7 @@ from games.api.serializers import (
     render_state,
 )
 from games.engine.deals import random_seed
-from games.errors import NotFound, Unauthorized
+from games.errors import Unauthorized
 from games.models import Attempt, Player
 from games.state import attempt_state
 
@@ -222,13 +222,6 @@ def _me(player: Player, *, new: bool = False) -> dict[str, Any]:
     }
 
 
-def _no_player() -> NotFound:
-    return NotFound(
-        "You have no player yet: POST /api/players/ creates one (or start a game).",
-        code="no_player",
-    )
-
-
 class PlayersView(ApiView):
     throttle_scope = "guests"
 
@@ -257,7 +250,7 @@ class MeView(ApiView):
     def get(self, request: Request) -> Response:
         player = identity.current_player(request)
         if player is None:
-            raise _no_player()
+            raise no_player()
         return Response(PlayerSerializer(_me(player)).data)
 
     @openapi.ME_PATCH
