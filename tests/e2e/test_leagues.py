@@ -54,6 +54,9 @@ result(today, players[names[0]], W, 90, 52)
 result(today, players[names[1]], R, 40, 12)
 result(today, players[names[2]], P, 30, 7)
 past = DailyChallenge.objects.get(game="munger", date=dt.date.fromisoformat(%(past)r))
+# The closed day's board holds these three only (an earlier test on this server may have
+# played it), so that their ranks and points are the ones the test reads.
+Attempt.objects.filter(daily=past).exclude(player__in=players.values()).delete()
 result(past, players[names[0]], W, 100, 52)
 result(past, players[names[1]], W, 120, 52)
 result(past, players[names[2]], R, 50, 20)

@@ -759,3 +759,29 @@ def test_every_registered_game_has_its_pages_and_words(client, db, game):
         catalogue = compiled_catalogue(language)
         assert catalogue.get(f"game\x04{cls.title}"), f"no {language} name for {cls.title}"
         assert catalogue.get(english[1]), f"no {language} summary for {cls.title}"
+
+
+TEMPLATES = Path(settings.BASE_DIR) / "frontend" / "templates"
+
+
+def test_a_form_the_script_submits_cannot_be_sent_before_the_script_runs():
+    """A click before the page's module attaches its handler would send the form natively: as a
+    GET that puts its fields (a password) in the URL. Such forms say method="post" and keep their
+    submit buttons disabled until `onSubmit` enables them."""
+    scripted = []
+    for template in TEMPLATES.rglob("*.html"):
+        for form in re.findall(r"<form\b[^>]*>.*?</form>", template.read_text(), re.S):
+            opening = form[: form.index(">") + 1]
+            if "action=" in opening:
+                continue  # a real form the server answers (the language switch)
+            scripted.append(template.name)
+            assert 'method="post"' in opening, (template.name, opening)
+            submits = re.findall(r"<button\b[^>]*type=\"submit\"[^>]*>", form)
+            assert submits, template.name
+            assert all(" disabled" in button for button in submits), (template.name, submits)
+    assert {"account.html", "home.html", "me.html", "league_join.html"} <= set(scripted)
+    pages = Path(settings.BASE_DIR) / "frontend" / "static" / "frontend"
+    listens = '.addEventListener("submit"'
+    handlers = {path.name for path in pages.rglob("*.js") if listens in path.read_text()}
+    # onSubmit itself, and the two forms built in script (never in the page before it runs).
+    assert handlers == {"dom.js", "race.js", "naming.js"}

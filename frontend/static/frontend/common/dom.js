@@ -35,3 +35,14 @@ export function jsonBlock(id) {
     return {};
   }
 }
+
+// A form the page's script submits. Its HTML says method="post" and its submit buttons are
+// disabled, so a click before the script runs neither reloads the page nor puts the fields (a
+// password) in a URL; attaching the handler here enables them.
+export function onSubmit(form, handler) {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    handler(event);
+  });
+  for (const button of form.querySelectorAll("button[type=submit]")) button.disabled = false;
+}

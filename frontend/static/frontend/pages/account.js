@@ -1,11 +1,11 @@
 // Account page: register, log in and log out through the accounts API, then go to My stats.
+import { onSubmit } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { t } from "../common/text.js";
 
 for (const form of document.querySelectorAll("form.account-form")) {
   const message = form.querySelector(".message");
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     message.textContent = "";

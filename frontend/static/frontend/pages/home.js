@@ -1,4 +1,5 @@
 // Home page: the countdown to the next UTC midnight, and the first visit's name prompt.
+import { onSubmit } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { countdown, t } from "../common/text.js";
 
@@ -58,8 +59,7 @@ function setupNameForm() {
     busy = false;
   };
 
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
+  onSubmit(form, () => {
     const name = input.value.trim().replace(/\s+/g, " ");
     if (name.length < 2 || name.length > 24) {
       message.textContent = t("name_bad");

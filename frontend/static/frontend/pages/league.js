@@ -6,7 +6,7 @@
 // (document.visibilityState), for what no daily says (a member who joined or left). What a
 // member does is said in a live region, and the focus goes where the change is.
 
-import { el, jsonBlock } from "../common/dom.js";
+import { el, jsonBlock, onSubmit } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { t } from "../common/text.js";
 import { watchDaily } from "../common/watch.js";
@@ -29,10 +29,7 @@ class LeaguePage {
     this.copyMessage = $("league-copy-message");
     $("league-copy").addEventListener("click", () => this.copy());
     $("league-new-invite").addEventListener("click", () => this.newInvite());
-    $("league-rename").addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.rename();
-    });
+    onSubmit($("league-rename"), () => this.rename());
     $("league-leave").addEventListener("click", () => this.leave());
   }
 

@@ -3,7 +3,7 @@
 // members see on the way in (POST /api/players/, as the home page's first visit does); a
 // retired invite says so.
 
-import { jsonBlock } from "../common/dom.js";
+import { jsonBlock, onSubmit } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { t } from "../common/text.js";
 import { refusalWords } from "./leaguewords.js";
@@ -50,8 +50,7 @@ function setupForm() {
     input.setAttribute("aria-invalid", "true");
     input.focus();
   };
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     if (busy) return;
     message.textContent = "";
     let name = "";

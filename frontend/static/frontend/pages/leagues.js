@@ -2,7 +2,7 @@
 // list again and the new league's link in focus), and everyone's standings of a week and a
 // month (GET /api/seasons/week/ and /month/), with the season before a step back (?date=).
 
-import { el, jsonBlock } from "../common/dom.js";
+import { el, jsonBlock, onSubmit } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { t } from "../common/text.js";
 import { standingsTable, typedName } from "./leagueparts.js";
@@ -42,8 +42,7 @@ function setupMakeForm() {
   const input = document.getElementById("league-make-name");
   const message = document.getElementById("league-make-message");
   const button = form.querySelector("button[type=submit]");
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     const name = typedName(input, message, config);
     if (!name) return;
     button.disabled = true;

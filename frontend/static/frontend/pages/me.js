@@ -2,7 +2,7 @@
 // hold the same numbers for screen readers). The numbers are the leaderboards' own record of
 // the player (the same as GET /api/players/me/stats/) and the player's ratings (the same as
 // GET /api/players/me/ratings/), rendered by the server.
-import { jsonBlock, svg as svgNode } from "../common/dom.js";
+import { jsonBlock, onSubmit, svg as svgNode } from "../common/dom.js";
 import { request } from "../common/http.js";
 import { t } from "../common/text.js";
 
@@ -113,8 +113,7 @@ function setupRename() {
   if (!form) return;
   const input = form.querySelector("input");
   const message = form.querySelector(".message");
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     const name = input.value.trim().replace(/\s+/g, " ");
     message.textContent = "";
     input.removeAttribute("aria-invalid");
