@@ -88,4 +88,11 @@ app.conf.beat_schedule = {
         "schedule": crontab(minute="5-59/10"),
         "options": {"expires": 9 * 60},
     },
+    "refit-difficulty": {
+        # Mondays at 03:00: the deals' ratings recalibrate the scheduler's difficulty levels
+        # (ratings/difficulty.py), once the last week's days were rated.
+        "task": "ratings.tasks.refit_difficulty",
+        "schedule": crontab(minute=0, hour=3, day_of_week="mon"),
+        "options": {"expires": 23 * 3600},
+    },
 }

@@ -117,16 +117,28 @@ def refit_cuts(days: Sequence[tuple[float, float]], levels: int = LEVELS) -> tup
 @dataclass
 class Refit:
     """A game's refit: the days it rests on, the cuts in force and the proposed ones (None
-    with fewer than the minimum days)."""
+    with fewer than the minimum days), and the method that proposed them."""
 
     game: str
     days: int
     current: tuple[float, ...]
     proposed: tuple[float, ...] | None
+    method: str = METHOD
+
+
+def refit_from(
+    game: str, pairs: Sequence[tuple[float, float]], *, method: str, min_days: int = MIN_DAYS
+) -> Refit:
+    """The refit of `game` from (solver score, difficulty index) pairs, one a day, by any index
+    that grows with the difficulty players found (a read)."""
+    proposed = refit_cuts(pairs) if len(pairs) >= max(min_days, LEVELS) else None
+    return Refit(game, len(pairs), cuts_in_force(game), proposed, method)
 
 
 def refit_game(game: str, *, min_days: int = MIN_DAYS) -> Refit:
-    """The refit of `game` from its observed days (a read; `refit_apply` stores it)."""
+    """The refit of `game` from its observed days' win rates (a read; `refit_apply` stores
+    it). The deals' ratings give a better index once enough days were rated
+    (ratings/difficulty.py)."""
     pairs = []
     for daily in DailyChallenge.objects.filter(game=game, observed__isnull=False).select_related(
         "deal"
@@ -135,5 +147,4 @@ def refit_game(game: str, *, min_days: int = MIN_DAYS) -> Refit:
         score = (daily.deal.solver_stats or {}).get("difficulty_score")
         if index is not None and score is not None:
             pairs.append((float(score), index))
-    proposed = refit_cuts(pairs) if len(pairs) >= max(min_days, LEVELS) else None
-    return Refit(game, len(pairs), cuts_in_force(game), proposed)
+    return refit_from(game, pairs, method=METHOD, min_days=min_days)

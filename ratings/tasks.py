@@ -6,6 +6,8 @@ and are idempotent.
 - `rate_late_result(attempt_id)`: count a result approved after its day was rated, or take
   back one disqualified after it counted (`services.rating_follow_result`); queued on
   `games.signals.attempt_changed`.
+- `refit_difficulty()`: once a week (the beat), apply the deals' ratings to the scheduler's
+  difficulty levels when they move a cut point (`ratings.difficulty.refit_apply_due`).
 
 `ratings_jobs_mode` says how the receivers run them: on the default queue, inline in the process
 that sent the signal, or not at all (the tests choose; without a worker, inline).
@@ -18,7 +20,8 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 
-from ratings import services
+from games.models import GameName
+from ratings import difficulty, services
 
 
 @shared_task
@@ -33,6 +36,12 @@ def rate_late_result(attempt_id: int) -> str | None:
     """Follow one result changed after its day closed; returns "counted", "taken_back" or
     None (nothing to do)."""
     return services.rating_follow_result(attempt_id=attempt_id)
+
+
+@shared_task
+def refit_difficulty() -> list[str]:
+    """Apply each game's refit from its deals' ratings where it is due; the games applied."""
+    return [game for game in GameName.values if difficulty.refit_apply_due(game) is not None]
 
 
 def ratings_jobs_mode() -> str:

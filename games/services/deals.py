@@ -285,7 +285,9 @@ def deal_set_notes(*, deal: Deal, notes: str) -> Deal:
     return deal
 
 
-def difficulty_cuts_apply(*, game: str, cuts: Sequence[float], days: int) -> DifficultyCuts:
+def difficulty_cuts_apply(
+    *, game: str, cuts: Sequence[float], days: int, method: str = METHOD
+) -> DifficultyCuts:
     """Put refitted cut points in force for `game` (games/difficulty.py): stored as the newest
     `DifficultyCuts`, then every solved deal not yet scheduled is rated again with them, so the
     scheduler's pool follows at once. Scheduled dailies keep the difficulty they were shown
@@ -294,7 +296,7 @@ def difficulty_cuts_apply(*, game: str, cuts: Sequence[float], days: int) -> Dif
     if len(cuts) != LEVELS - 1 or cuts != sorted(cuts):
         raise Malformed(f"Cut points are {LEVELS - 1} increasing scores.", code="bad_cuts")
     with transaction.atomic():
-        row = DifficultyCuts.objects.create(game=game, cuts=cuts, days=days, method=METHOD)
+        row = DifficultyCuts.objects.create(game=game, cuts=cuts, days=days, method=method)
         pool = Deal.objects.select_for_update(of=("self",)).filter(
             game=game, solver_status=Deal.SolverStatus.SOLVED, dailies__isnull=True
         )

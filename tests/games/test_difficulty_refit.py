@@ -59,7 +59,7 @@ def test_the_monotone_fit_pools_what_goes_down():
     assert difficulty.monotone_fit([3, 2, 1]) == [2, 2, 2]
 
 
-def _observed_days(game: str, days: list[tuple[float, float]]) -> None:
+def observed_days(game: str, days: list[tuple[float, float]]) -> None:
     """Closed dailies of `game` whose deals carry the scores and whose days the indices."""
     start = dt.date(2026, 1, 1)
     for i, (score, index) in enumerate(days):
@@ -91,12 +91,12 @@ def run(*args: str) -> str:
 
 @pytest.mark.django_db
 def test_the_command_proposes_beside_the_current_cuts_and_writes_only_with_apply():
-    _observed_days("munger", generated_days(200))
+    observed_days("munger", generated_days(200))
     current = rules_class("munger").DIFFICULTY_CUTS
 
     printed = run("--game", "munger")
 
-    assert "munger: 200 observed days" in printed
+    assert "munger: 200 days, method: monotone fit of 1 - win rate" in printed
     assert f"1|2    {current[0]:.4f}" in printed and "not written" in printed
     assert not DifficultyCuts.objects.exists()
     assert difficulty.cuts_in_force("munger") == tuple(current)
@@ -112,7 +112,7 @@ def test_the_command_proposes_beside_the_current_cuts_and_writes_only_with_apply
 @pytest.mark.django_db
 def test_too_few_observed_days_refit_nothing():
     days = generated_days(40)
-    _observed_days("masterpiece", days[:10])
+    observed_days("masterpiece", days[:10])
 
     printed = run("--game", "masterpiece", "--apply")
 
@@ -122,7 +122,7 @@ def test_too_few_observed_days_refit_nothing():
 
 @pytest.mark.django_db
 def test_days_with_few_players_or_not_closed_do_not_count():
-    _observed_days("masterpiece", generated_days(6))
+    observed_days("masterpiece", generated_days(6))
     DailyChallenge.objects.filter(date=dt.date(2026, 1, 1)).update(
         observed={"players": 2, "winners": 1, "win_rate": 0.5}
     )

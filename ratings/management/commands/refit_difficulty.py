@@ -1,11 +1,12 @@
 """`manage.py refit_difficulty [--game G] [--min-days N] [--apply]`: refit the cut points
-between difficulty levels 1..5 from the days players confirmed (games/difficulty.py, method in
-docs/scheduling.md).
+between difficulty levels 1..5 from the days players confirmed (ratings/difficulty.py, method in
+docs/scheduling.md): from the deals' ratings once enough days were rated, else from the days'
+win rates.
 
-For each game: how many observed days the fit rests on, then the cut points in force beside
-the proposed ones. With fewer observed days than the minimum (30 by default), nothing is
-proposed. Only `--apply` puts the proposed cuts in force (`services.difficulty_cuts_apply`),
-which also rates the unscheduled solved deals again.
+For each game: the method and how many days the fit rests on, then the cut points in force
+beside the proposed ones. With fewer days than the minimum (30 by default), nothing is proposed.
+Only `--apply` puts the proposed cuts in force (`services.difficulty_cuts_apply`), which also
+rates the unscheduled solved deals again.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import services
-from games.difficulty import LEVELS, METHOD, MIN_DAYS, MIN_PLAYERS, refit_game
+from games.difficulty import LEVELS, MIN_DAYS, MIN_PLAYERS
 from games.models import GameName
+from ratings.difficulty import refit
 
 
 def _cell(value: float | None) -> str:
@@ -38,23 +40,25 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         games = [options["game"]] if options["game"] else list(GameName.values)
-        self.stdout.write(f"method: {METHOD} (days with at least {MIN_PLAYERS} ranked players)")
+        self.stdout.write(f"days count with at least {MIN_PLAYERS} ranked players")
         for game in games:
-            refit = refit_game(game, min_days=options["min_days"])
-            if refit.proposed is None:
+            found = refit(game, min_days=options["min_days"])
+            if found.proposed is None:
                 self.stdout.write(
-                    f"{game}: {refit.days} observed days, fewer than {options['min_days']}: "
+                    f"{game}: {found.days} observed days, fewer than {options['min_days']}: "
                     "no refit"
                 )
                 continue
-            self.stdout.write(f"{game}: {refit.days} observed days")
+            self.stdout.write(f"{game}: {found.days} days, method: {found.method}")
             self.stdout.write("  cut    current  proposed")
             for k in range(LEVELS - 1):
                 self.stdout.write(
-                    f"  {k + 1}|{k + 2}    {_cell(refit.current[k])}   {_cell(refit.proposed[k])}"
+                    f"  {k + 1}|{k + 2}    {_cell(found.current[k])}   {_cell(found.proposed[k])}"
                 )
             if options["apply"]:
-                services.difficulty_cuts_apply(game=game, cuts=refit.proposed, days=refit.days)
+                services.difficulty_cuts_apply(
+                    game=game, cuts=found.proposed, days=found.days, method=found.method
+                )
                 self.stdout.write(f"{game}: applied")
             else:
                 self.stdout.write(f"{game}: not written (--apply puts them in force)")
