@@ -243,6 +243,18 @@ def frontend_strings(request: Any = None) -> dict[str, Any]:
         "rank_disqualified": _("none: disqualified"),
         "rank_none": _("not on the board"),
         "rank_failed": _("could not be loaded"),
+        "week_title": _("Your week"),
+        "n_points": plural_forms(lambda n: ngettext("{n} point", "{n} points", n)),
+        "week_today": _("Today: rank {rank} of {players} so far, worth {points} if it holds."),
+        "week_today_held": _("Today’s result counts once a reviewer approves it."),
+        "week_so_far": _("This week so far: {points}, rank {rank} of {players}."),
+        "week_none_yet": _(
+            "This week so far: no points yet (a day’s points come once it is over)."
+        ),
+        "week_with_today": _("With today’s: {points}, rank {rank} against the days already over."),
+        "week_league": _("{name}: rank {rank} of {members} this week, {rank_today} with today’s."),
+        "week_failed": _("Your week could not be loaded."),
+        "share_league": _("{name}: rank {rank} of {members} this week"),
         "review_held": _("Under review"),
         "review_held_note": _(
             "This result is not on the public board until a reviewer approves it."

@@ -23,7 +23,7 @@ from games.api.base import (
     choice_query,
     error_response,
     int_query,
-    no_player,
+    my_player,
     parse_date,
 )
 from games.errors import NotFound
@@ -176,9 +176,7 @@ class MyStatsView(ApiView):
         responses={200: StatsSerializer, 400: E400_QUERY, 404: error_response("`no_player`.")},
     )
     def get(self, request: Request) -> Response:
-        player = identity.current_player(request)
-        if player is None:
-            raise no_player()
+        player = my_player(request)
         return _stats(player, request)
 
 

@@ -24,6 +24,7 @@ from games.api.base import (
     choice_query,
     error_response,
     int_query,
+    my_player,
     parse_date,
 )
 from games.api.serializers import StrictCharField, StrictSerializer
@@ -322,3 +323,59 @@ class SeasonView(ApiView):
         game = choice_query(request.query_params, "game", [g for g, _ in GameName.choices])
         limit = int_query(request.query_params, "limit", default=50, low=1, high=200)
         return Response(selectors.season_standings(period=period, day=day, game=game, limit=limit))
+
+
+class TodayPointsSerializer(serializers.Serializer):
+    game = serializers.ChoiceField(choices=GameName.choices)
+    date = serializers.DateField()
+    status = serializers.ChoiceField(
+        choices=["not_played", "playing", "won", "resigned", "held", "disqualified"],
+        help_text="Your ranked result today; `held` counts once approved.",
+    )
+    rank = serializers.IntegerField(allow_null=True, help_text="On the day's board now.")
+    players = serializers.IntegerField(allow_null=True, help_text="On the day's board now.")
+    points = serializers.IntegerField(
+        allow_null=True, help_text="What the result gives if its rank holds until the close."
+    )
+
+
+class LeagueWeekSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    members = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="Among its members, on the closed days.")
+    rank_with_today = serializers.IntegerField(
+        help_text="With today's points, against the others' closed days."
+    )
+
+
+class WeekOutlookSerializer(serializers.Serializer):
+    season = serializers.CharField(help_text="`2026-W50`.")
+    first = serializers.DateField()
+    last = serializers.DateField()
+    points = serializers.IntegerField(help_text="Your points from the week's closed days.")
+    rank = serializers.IntegerField(allow_null=True, help_text="Among everyone (None: no points).")
+    players = serializers.IntegerField(help_text="Players with points this week.")
+    today = TodayPointsSerializer(many=True)
+    points_with_today = serializers.IntegerField()
+    rank_with_today = serializers.IntegerField(allow_null=True)
+    leagues = LeagueWeekSerializer(many=True)
+
+
+class MyWeekView(ApiView):
+    @extend_schema(
+        operation_id="player_me_week",
+        tags=["players"],
+        summary="What today does to your week",
+        description=(
+            "Your points of this week's closed days and where they rank, among everyone and "
+            "in each of your leagues; today's ranked results with the points each gives if "
+            "its rank on the day's board holds until the day closes; and the week with them. "
+            "Others may still play today: a rank with today's points is against the others' "
+            "closed days. Creates no player: without one, 404 `no_player`."
+        ),
+        responses={200: WeekOutlookSerializer, 404: error_response("`no_player`.")},
+    )
+    def get(self, request: Request) -> Response:
+        player = my_player(request)
+        return Response(WeekOutlookSerializer(selectors.week_outlook(player=player)).data)

@@ -12,6 +12,8 @@ from django.db.models import Count, Q, QuerySet, Sum
 
 from games import clock
 from games.models import Attempt, DailyChallenge, Player
+from leaderboards import selectors as board_selectors
+from leagues import points as rules
 from leagues.models import DailyPoints, League, Membership
 from leagues.services import league_not_found
 
@@ -212,4 +214,96 @@ def league_page(*, league: League, player: Player) -> dict[str, Any]:
         ],
         "today": today_results,
         "standings": standings,
+    }
+
+
+def _rank_among(mine: int, others: Iterable[int]) -> int:
+    """A total's rank among others' (equal points share a rank, as `_standings` ranks)."""
+    return 1 + sum(1 for total in others if total > mine)
+
+
+def _today_result(daily: DailyChallenge, player: Player) -> dict[str, Any]:
+    """The player's ranked result on today's `daily` and the points it gives if its rank on
+    the board holds until the day closes (`points.points`, as `daily_points_compute` will)."""
+    attempt = (
+        Attempt.objects.filter(daily=daily, player=player, ranked=True)
+        .only("status", "review", "disqualified")
+        .order_by("-pk")
+        .first()
+    )
+    out: dict[str, Any] = {
+        "game": daily.game,
+        "date": daily.date.isoformat(),
+        "status": "not_played",
+        "rank": None,
+        "players": None,
+        "points": None,
+    }
+    if attempt is None:
+        return out
+    if attempt.disqualified:
+        return {**out, "status": "disqualified"}
+    if attempt.review == Attempt.Review.HELD:
+        return {**out, "status": "held"}
+    row = board_selectors.player_row(daily=daily, player=player)
+    if row is None:  # not on the board yet: no move played
+        return out
+    total = board_selectors.board_total(daily=daily)
+    won = row["status"] == Attempt.Status.WON
+    return {
+        **out,
+        "status": row["status"],
+        "rank": row["rank"],
+        "players": total,
+        "points": rules.points(won=won, rank=row["rank"], players=total)
+        if row["status"] != Attempt.Status.PLAYING
+        else None,
+    }
+
+
+def week_outlook(*, player: Player) -> dict[str, Any]:
+    """What today's results do to the player's week: the week's points of the closed days and
+    the rank they hold among everyone and in each of the player's leagues, today's results
+    with the points each gives if its rank holds, and the week's total with them. Today's
+    other players may still move: a rank "with today" is against the closed days of the rest."""
+    today = clock.today()
+    first, last = season_bounds("week", today)
+    closed = DailyPoints.objects.filter(date__range=(first, today - dt.timedelta(days=1)))
+    totals = dict(
+        closed.values("player_id").annotate(total=Sum("points")).values_list("player_id", "total")
+    )
+    scored = player.pk in totals  # a closed day scored, if only 0 points
+    mine = totals.pop(player.pk, 0)
+    days = list(DailyChallenge.objects.filter(date=today, published=True).order_by("game", "pk"))
+    results = [_today_result(daily, player) for daily in days]
+    with_today = mine + sum(r["points"] or 0 for r in results)
+    memberships = Membership.objects.filter(league__memberships__player=player)
+    members: dict[int, list[int]] = {}
+    for league_id, member_id in memberships.values_list("league_id", "player_id"):
+        members.setdefault(league_id, []).append(member_id)
+    leagues = []
+    for league in League.objects.filter(pk__in=members).order_by("name", "pk"):
+        others = [totals.get(m, 0) for m in members[league.pk] if m != player.pk]
+        leagues.append(
+            {
+                "id": league.pk,
+                "name": league.name,
+                "members": len(members[league.pk]),
+                "rank": _rank_among(mine, others),
+                "rank_with_today": _rank_among(with_today, others),
+            }
+        )
+    return {
+        "season": season_name("week", today),
+        "first": first.isoformat(),
+        "last": last.isoformat(),
+        "points": mine,
+        "rank": _rank_among(mine, totals.values()) if scored else None,
+        "players": len(totals) + scored,
+        "today": results,
+        "points_with_today": with_today,
+        "rank_with_today": (
+            _rank_among(with_today, totals.values()) if scored or with_today else None
+        ),
+        "leagues": leagues,
     }

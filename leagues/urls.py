@@ -19,4 +19,5 @@ urlpatterns = [
         name="league-member",
     ),
     path("seasons/<str:period>/", api.SeasonView.as_view(), name="season"),
+    path("players/me/week/", api.MyWeekView.as_view(), name="my-week"),
 ]

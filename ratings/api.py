@@ -10,8 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import selectors as games_selectors
-from games.api import identity
-from games.api.base import DATE, E400_DATE, GAME, ApiView, error_response, no_player, parse_date
+from games.api.base import DATE, E400_DATE, GAME, ApiView, error_response, my_player, parse_date
 from games.errors import NotFound
 from ratings import selectors
 from ratings.serializers import DailyRatingSerializer, MyRatingsSerializer
@@ -32,9 +31,7 @@ class MyRatingsView(ApiView):
         responses={200: MyRatingsSerializer, 404: error_response("`no_player`.")},
     )
     def get(self, request: Request) -> Response:
-        player = identity.current_player(request)
-        if player is None:
-            raise no_player()
+        player = my_player(request)
         body = {"player": player.display_name, "ratings": selectors.player_ratings(player=player)}
         return Response(MyRatingsSerializer(body).data)
 

@@ -30,7 +30,7 @@ from games.api.parsers import body_size_check
 from games.api.serializers import ErrorSerializer, render_state
 from games.api.throttles import THROTTLE_CLASSES
 from games.errors import Malformed, NotFound
-from games.models import Attempt, GameName
+from games.models import Attempt, GameName, Player
 from games.state import attempt_state
 
 # -- the base view ---------------------------------------------------------------------------
@@ -70,6 +70,14 @@ def no_player() -> NotFound:
         "You have no player yet: POST /api/players/ creates one (or start a game).",
         code="no_player",
     )
+
+
+def my_player(request: Request) -> Player:
+    """The requesting player, for a read of "my" things; `no_player` when there is none."""
+    player = identity.current_player(request)
+    if player is None:
+        raise no_player()
+    return player
 
 
 # -- queries and URLs ------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from rest_framework.response import Response
 
 from games import selectors, services
 from games.api import identity, openapi
-from games.api.base import ApiView, int_query, no_player, parse_date, started_response
+from games.api.base import ApiView, int_query, my_player, parse_date, started_response
 from games.api.serializers import (
     AttemptSummarySerializer,
     DailySerializer,
@@ -248,9 +248,7 @@ class MeView(ApiView):
 
     @openapi.ME_GET
     def get(self, request: Request) -> Response:
-        player = identity.current_player(request)
-        if player is None:
-            raise no_player()
+        player = my_player(request)
         return Response(PlayerSerializer(_me(player)).data)
 
     @openapi.ME_PATCH

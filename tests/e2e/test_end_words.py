@@ -90,6 +90,19 @@ def test_every_end_panel_and_share_text_is_whole_sentences(
         assert_whole(panel, f"{language} play page, resigned")
         assert_whole(share, f"{language} play page's share, resigned")
 
+        # Today's ranked daily, resigned: the panel also says what it does to the week.
+        today = make_dailies()["munger"]["date"]
+        page.goto(f"{live_server_url}/play/munger/{today}/")
+        expect(page.locator("#board")).to_have_attribute("data-seq", "0")
+        page.get_by_test_id("resign").click()
+        page.get_by_test_id("resign-confirm").click()
+        expect(page.get_by_test_id("end-week").locator("li").first).not_to_have_text(
+            words["end_loading"]
+        )
+        panel, share = end_words(page)
+        assert words["week_title"] in panel
+        assert_whole(panel, f"{language} play page, today's daily resigned")
+
         # A race: the end panel says the race's par once it is over, and the place in it.
         link = make_race(page, live_server_url, "masterpiece", day)
         words = words_of(page)  # the race page's catalogue: the play page's and the race's

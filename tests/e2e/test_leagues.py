@@ -337,6 +337,24 @@ def test_a_league_page_follows_a_member_playing_today_live(browser, live_server_
         expect(today_table.locator("tr[data-player='Eve Live']")).to_contain_text(
             "playing now", timeout=10_000
         )
+
+        # The member resigns on the game's page: the end panel says what it does to the week,
+        # and the share text carries the league's standing.
+        member.goto(f"{url}/play/masterpiece/{today['date']}/")
+        expect(member.get_by_test_id("moves")).to_have_text("3")
+        member.get_by_test_id("resign").click()
+        member.get_by_test_id("resign-confirm").click()
+        week = member.get_by_test_id("end-week")
+        expect(week).to_contain_text("Today: rank 1 of 1 so far, worth 40 points if it holds.")
+        expect(week).to_contain_text("This week so far: no points yet")
+        expect(week).to_contain_text("Live ones: rank 1 of 2 this week, 1 with today’s.")
+        expect(member.get_by_test_id("share-text")).to_have_value(
+            re.compile(r"resigned after 3 moves.*\nLive ones: rank 1 of 2 this week\nhttp")
+        )
+        assert blocking_violations(member) == []
+        expect(today_table.locator("tr[data-player='Eve Live']")).to_contain_text(
+            "resigned", timeout=10_000
+        )
         assert problems == []
     finally:
         owner_context.close()

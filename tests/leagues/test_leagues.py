@@ -352,3 +352,50 @@ def test_leagues_made_at_once_from_one_address_pass_its_limit_exactly(settings, 
 
     assert sorted(answers) == ["league_creations_address"] * 7 + ["made"] * 3
     assert League.objects.count() == 3
+
+
+def test_the_week_outlook_says_what_todays_results_would_add(alice, bob, travel):
+    travel(dt.datetime(2026, 3, 11, 12, 0))  # a Wednesday
+    carol, dave = factories.player("carol"), factories.player("dave")
+    monday = closed(factories.daily("masterpiece", DAY))
+    result(monday, alice, won=True, moves=80)
+    result(monday, carol, won=True, moves=90)
+    result(monday, bob, won=False, moves=50)
+    services.daily_points_compute(daily_id=monday.pk)  # alice 100, carol 75, bob 0
+    munger = factories.daily("munger", dt.date(2026, 3, 11))
+    masterpiece = factories.daily("masterpiece", dt.date(2026, 3, 11))
+    result(munger, alice, won=True, moves=100)
+    result(munger, bob, won=True, moves=120)
+    result(masterpiece, alice, won=True, moves=70, review=Attempt.Review.HELD)
+    league = services.league_create(player=alice, name="Club", address="127.0.0.1")
+    services.league_join(player=bob, code=league.invite_code)
+
+    mine = client_of(alice).get("/api/players/me/week/")
+
+    assert mine.status_code == 200, mine.content
+    body = mine.json()
+    assert (body["season"], body["first"], body["last"]) == ("2026-W11", "2026-03-09", "2026-03-15")
+    assert (body["points"], body["rank"], body["players"]) == (100, 1, 3)
+    today = {r["game"]: r for r in body["today"]}
+    assert today["munger"] | {"date": None} == {
+        "game": "munger",
+        "date": None,
+        "status": "won",
+        "rank": 1,
+        "players": 2,
+        "points": 100,
+    }
+    assert (today["masterpiece"]["status"], today["masterpiece"]["points"]) == ("held", None)
+    assert (body["points_with_today"], body["rank_with_today"]) == (200, 1)
+
+    bobs = selectors.week_outlook(player=bob)
+    assert (bobs["points"], bobs["rank"], bobs["points_with_today"]) == (0, 3, 50)
+    assert bobs["rank_with_today"] == 3  # carol's 75 of the closed days is still ahead
+    assert bobs["leagues"] == [
+        {"id": league.pk, "name": "Club", "members": 2, "rank": 2, "rank_with_today": 2}
+    ]
+
+    daves = selectors.week_outlook(player=dave)
+    assert (daves["points"], daves["rank"], daves["rank_with_today"]) == (0, None, None)
+    assert {r["status"] for r in daves["today"]} == {"not_played"} and daves["leagues"] == []
+    assert APIClient().get("/api/players/me/week/").status_code == 404

@@ -5,7 +5,7 @@ import test from "node:test";
 
 import { useCatalogue } from "../../../frontend/static/frontend/common/text.js";
 import { describeMove, turnedUp } from "../../../frontend/static/frontend/game/describe.js";
-import { withYours } from "../../../frontend/static/frontend/game/end.js";
+import { weekLines, withYours } from "../../../frontend/static/frontend/game/end.js";
 import { bestFit, fanFor } from "../../../frontend/static/frontend/game/fit.js";
 import { movesFrom, movesOf, smartMove } from "../../../frontend/static/frontend/game/moves.js";
 
@@ -135,4 +135,50 @@ test("a refused start of a daily still played for the boards is said in the page
   assert.equal(errorText(refused), "Played from this browser; practice after 2026-12-08 00:05 UTC.");
   // Another code keeps the server's sentence.
   assert.equal(errorText({ code: "day_over", body: { detail: "The day is over." } }), "The day is over.");
+});
+
+const WEEK_WORDS = {
+  n_points: { one: "{n} point", other: "{n} points" },
+  week_today: "Today: rank {rank} of {players} so far, worth {points} if it holds.",
+  week_today_held: "Today’s result counts once a reviewer approves it.",
+  week_so_far: "This week so far: {points}, rank {rank} of {players}.",
+  week_none_yet: "This week so far: no points yet.",
+  week_with_today: "With today’s: {points}, rank {rank} against the days already over.",
+  week_league: "{name}: rank {rank} of {members} this week, {rank_today} with today’s.",
+  share_league: "{name}: rank {rank} of {members} this week",
+};
+
+const OUTLOOK = {
+  points: 100,
+  rank: 4,
+  players: 30,
+  today: [
+    { game: "munger", status: "won", rank: 2, players: 9, points: 94 },
+    { game: "masterpiece", status: "held", rank: null, players: null, points: null },
+  ],
+  points_with_today: 194,
+  rank_with_today: 1,
+  leagues: ["A", "B", "C", "D"].map((name, i) => ({ id: i, name, members: 5, rank: 2, rank_with_today: 1 })),
+};
+
+test("your week says what today's result adds, and the first league goes in the share text", () => {
+  useCatalogue(WEEK_WORDS, "en");
+  const { lines, share } = weekLines(OUTLOOK, "munger");
+  assert.deepEqual(lines, [
+    "Today: rank 2 of 9 so far, worth 94 points if it holds.",
+    "This week so far: 100 points, rank 4 of 30.",
+    "With today’s: 194 points, rank 1 against the days already over.",
+    "A: rank 2 of 5 this week, 1 with today’s.",
+    "B: rank 2 of 5 this week, 1 with today’s.",
+    "C: rank 2 of 5 this week, 1 with today’s.",
+  ]);
+  assert.equal(share, "A: rank 1 of 5 this week");
+});
+
+test("your week: a held result, no points yet, no league", () => {
+  useCatalogue(WEEK_WORDS, "en");
+  const outlook = { ...OUTLOOK, points: 0, rank: null, points_with_today: 0, rank_with_today: null, leagues: [] };
+  const { lines, share } = weekLines(outlook, "masterpiece");
+  assert.deepEqual(lines, ["Today’s result counts once a reviewer approves it.", "This week so far: no points yet."]);
+  assert.equal(share, null);
 });

@@ -22,6 +22,8 @@ export const api = {
   board: (game, date) => request("GET", `/api/leaderboards/${game}/${date}/?around=me`, undefined, READ),
   distribution: (game, date) => request("GET", `/api/leaderboards/${game}/${date}/distribution/`, undefined, READ),
   solution: (game, date) => request("GET", `/play/${game}/${date}/solution/`, undefined, READ),
+  // What today's results do to your week's points, overall and in your leagues.
+  week: () => request("GET", "/api/players/me/week/", undefined, READ),
   // Whether friends may race this game's deal (the server's rule), and the race made on it.
   raceOffer: (id) => request("GET", `/api/races/offer/${id}/`, undefined, READ),
   raceMake: (game, id) => request("POST", "/api/races/", { game, attempt: id }),

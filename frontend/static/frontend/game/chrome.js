@@ -5,7 +5,7 @@
 
 import { el } from "../common/dom.js";
 import { clock } from "../common/text.js";
-import { analysisLink, histogram, raceOffer, rankInto, reviewNotice, solutionReplay } from "./end.js";
+import { analysisLink, histogram, raceOffer, rankInto, reviewNotice, solutionReplay, weekOutlook } from "./end.js";
 import { capitalise, t } from "./strings.js";
 
 const FOUR_COLOUR_KEY = "patience.fourColourDeck";
@@ -443,7 +443,7 @@ export class Chrome {
     copy.addEventListener("click", async () => {
       if (sheet) {
         try {
-          await navigator.share({ text });
+          await navigator.share({ text: share.value });
           copied.textContent = t("shared");
           return;
         } catch (error) {
@@ -451,7 +451,7 @@ export class Chrome {
         }
       }
       try {
-        await navigator.clipboard.writeText(text);
+        await navigator.clipboard.writeText(share.value);
         copied.textContent = t("copied");
       } catch {
         share.focus();
@@ -464,6 +464,15 @@ export class Chrome {
     const heading = el("h2", { id: "end-title", text: title, tabindex: "-1" });
     // The solver's line is shown only for a day that is over (the server serves it no sooner).
     const over = Boolean(s.date && this.page.today && s.date < this.page.today);
+    // Today's ranked result on a daily's page: what it does to the week, and the league
+    // standing the share text then carries (before its link).
+    const week =
+      !end && s.ranked && s.date && s.date === this.page.today && !s.disqualified_reason
+        ? weekOutlook(this.page.game, (line) => {
+            const lines = text.split("\n");
+            share.value = [...lines.slice(0, -1), line, ...lines.slice(-1)].join("\n");
+          })
+        : null;
     // The parts a page has not (no review, no day, no offer) are left out: replaceChildren
     // would write a null as the text "null".
     const parts = [
@@ -472,6 +481,7 @@ export class Chrome {
       facts,
       el("div", { className: "share" }, share, el("div", { className: "share-row" }, copy, copied)),
       analysisLink(s),
+      week,
       s.date ? histogram(s, this.page.game, s.date) : null,
       this.page.challenge ? raceOffer(s, this.page.game) : null,
       over ? solutionReplay(this.page.layout, this.page.game, s.date) : null,

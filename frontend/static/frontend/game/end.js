@@ -122,6 +122,56 @@ export function analysisLink(state, testid = "end-analysis") {
   return null;
 }
 
+// The leagues "Your week" names (a player may be in twenty); the share text names the first.
+const LEAGUES_SHOWN = 3;
+
+// The lines of "Your week" for today's result in `game` (a pure function of the server's
+// outlook, `/api/players/me/week/`), and the league standing a share text may carry (null when
+// the player is in no league).
+export function weekLines(outlook, game) {
+  const points = (n) => t("n_points", { n });
+  const lines = [];
+  const today = outlook.today.find((r) => r.game === game);
+  if (today && today.status === "held") lines.push(t("week_today_held"));
+  else if (today && today.points !== null) {
+    lines.push(t("week_today", { rank: today.rank, players: today.players, points: points(today.points) }));
+  }
+  if (outlook.rank === null) lines.push(t("week_none_yet"));
+  else lines.push(t("week_so_far", { points: points(outlook.points), rank: outlook.rank, players: outlook.players }));
+  if (outlook.rank_with_today !== null && outlook.points_with_today !== outlook.points) {
+    lines.push(t("week_with_today", { points: points(outlook.points_with_today), rank: outlook.rank_with_today }));
+  }
+  for (const league of outlook.leagues.slice(0, LEAGUES_SHOWN)) {
+    lines.push(t("week_league", { name: league.name, rank: league.rank, members: league.members, rank_today: league.rank_with_today }));
+  }
+  const first = outlook.leagues[0];
+  const share = first ? t("share_league", { name: first.name, rank: first.rank_with_today, members: first.members }) : null;
+  return { lines, share };
+}
+
+// "Your week": what today's ranked result does to the week's points, overall and in the
+// player's leagues, read once the game is over; `onShare(line)` receives the league standing
+// for the share text.
+export function weekOutlook(game, onShare) {
+  const list = el("ul", { className: "end-week-lines" });
+  const section = el(
+    "section",
+    { className: "end-week", testid: "end-week", "aria-labelledby": "end-week-title" },
+    el("h3", { id: "end-week-title", text: t("week_title") }),
+    list,
+  );
+  list.append(el("li", { text: t("end_loading") }));
+  api.week().then(
+    (outlook) => {
+      const { lines, share } = weekLines(outlook, game);
+      list.replaceChildren(...lines.map((line) => el("li", { text: line })));
+      if (share) onShare(share);
+    },
+    () => list.replaceChildren(el("li", { text: t("week_failed") })),
+  );
+  return section;
+}
+
 // "Challenge a friend on this deal", offered only when the server says a race may use this
 // game's deal (a past daily's, or a certified deal played in practice; never a daily still
 // played for the boards): the button makes the race and takes the player to its lobby.
