@@ -302,8 +302,10 @@ def board(request: HttpRequest, game: str, date: str) -> HttpResponse:
             "top": f"/api/leaderboards/{page.slug}/{day.isoformat()}/?limit={BOARD_TOP}",
             "api": f"/api/leaderboards/{page.slug}/{day.isoformat()}/?around=me",
             "socket": f"/ws/daily/{page.slug}/{day.isoformat()}/" if day == today else "",
+            "ratings": f"/api/leaderboards/{page.slug}/{day.isoformat()}/ratings/",
         },
         "strings": _page_strings(
+            rating_provisional=_("{rating}, provisional"),
             unavailable=_("The leaderboard is not available yet. Please come back later."),
             empty=_("Nobody has finished this deal yet."),
             failed=_("The leaderboard could not be loaded."),

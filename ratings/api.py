@@ -5,15 +5,30 @@ reads: neither creates a player.
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import selectors as games_selectors
-from games.api.base import DATE, E400_DATE, GAME, ApiView, error_response, my_player, parse_date
-from games.errors import NotFound
+from games.api.base import (
+    DATE,
+    E400_DATE,
+    E404_DAILY,
+    GAME,
+    ApiView,
+    error_response,
+    my_player,
+    parse_date,
+)
+from games.errors import Malformed, NotFound
 from ratings import selectors
-from ratings.serializers import DailyRatingSerializer, MyRatingsSerializer
+from ratings.serializers import (
+    BoardRatingsSerializer,
+    DailyRatingSerializer,
+    MyRatingsSerializer,
+)
 
 
 class MyRatingsView(ApiView):
@@ -65,3 +80,59 @@ class DailyRatingView(ApiView):
                 code="daily_not_rated",
             )
         return Response(DailyRatingSerializer(body).data)
+
+
+#: The board rows a ratings request may name (a board page shows fewer).
+BOARD_RATINGS_MAX = 100
+
+
+def player_names_query(query: Any) -> list[str]:
+    """The `player` query parameters (repeated): 1 to `BOARD_RATINGS_MAX` display names;
+    400 `invalid` otherwise."""
+    names: list[str] = query.getlist("player")
+    if not names or len(names) > BOARD_RATINGS_MAX or not all(0 < len(n) <= 64 for n in names):
+        raise Malformed(
+            f"player is given 1 to {BOARD_RATINGS_MAX} times, each a display name.",
+            code="invalid",
+        )
+    return names
+
+
+class BoardRatingsView(ApiView):
+    @extend_schema(
+        operation_id="leaderboard_ratings",
+        tags=["leaderboards"],
+        summary="The ratings of a board's players",
+        description=(
+            "For rows of the daily's board (`player`, repeated: their display names), each "
+            "player's current Glicko-2 rating in the game (a newcomer's when none was counted "
+            "yet), for a board that shows ratings. Names with no ranked attempt on this daily "
+            "are left out. Creates no player."
+        ),
+        parameters=[
+            GAME,
+            DATE,
+            OpenApiParameter(
+                "player",
+                {
+                    "type": "array",
+                    "items": {"type": "string", "minLength": 1, "maxLength": 64},
+                    "minItems": 1,
+                    "maxItems": BOARD_RATINGS_MAX,
+                },
+                required=True,
+                explode=True,
+                description=f"A row's player; 1 to {BOARD_RATINGS_MAX} of them.",
+            ),
+        ],
+        responses={
+            200: BoardRatingsSerializer,
+            400: error_response("`bad_date`, `invalid`."),
+            404: E404_DAILY,
+        },
+    )
+    def get(self, request: Request, game: str, date: str) -> Response:
+        daily = games_selectors.daily_get(game=game, date=parse_date(date))
+        names = player_names_query(request.query_params)
+        body = {"ratings": selectors.board_ratings(daily=daily, names=names)}
+        return Response(BoardRatingsSerializer(body).data)

@@ -7,8 +7,10 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from django.db.models import OuterRef, Subquery
+
 from games import difficulty
-from games.models import DailyChallenge, GameName, Player
+from games.models import Attempt, DailyChallenge, GameName, Player
 from ratings import glicko2
 from ratings.models import PROVISIONAL_RD, DealRating, PlayerRating, RatedDaily, RatingChange
 
@@ -108,3 +110,26 @@ def daily_rating(*, daily: DailyChallenge) -> dict[str, Any] | None:
     counted and the calibrated difficulty. None while its ranked play is open (nothing of a
     running daily is told) and until its day is rated."""
     return daily_ratings(dailies=[daily]).get(daily.pk)
+
+
+def board_ratings(*, daily: DailyChallenge, names: Sequence[str]) -> list[dict[str, Any]]:
+    """The current rating in the daily's game of the players named, those with a ranked
+    attempt on `daily` (a board's rows, which name their players): a newcomer's where none
+    was counted yet. One query."""
+    rating = PlayerRating.objects.filter(player_id=OuterRef("player_id"), game=daily.game)
+    rows = (
+        Attempt.objects.filter(daily=daily, ranked=True, player__display_name__in=list(names))
+        .annotate(
+            player_rating=Subquery(rating.values("rating")[:1]),
+            player_rd=Subquery(rating.values("rd")[:1]),
+        )
+        .values_list("player__display_name", "player_rating", "player_rd")
+        .order_by("player__display_name")
+        .distinct()
+    )
+    out = []
+    for name, value, rd in rows:
+        value = glicko2.INITIAL_RATING if value is None else value
+        rd = glicko2.INITIAL_RD if rd is None else rd
+        out.append({"player": name, "rating": round(value), "provisional": rd >= PROVISIONAL_RD})
+    return out

@@ -48,3 +48,15 @@ class DailyRatingSerializer(serializers.Serializer):
         help_text="1 (easy) to 5 (hard) by the deal's rating among the game's rated deals (a "
         "fifth of them each); null until 30 dailies of the game were rated.",
     )
+
+
+class BoardRatingSerializer(serializers.Serializer):
+    player = serializers.CharField(help_text="A player of the daily's board.")
+    rating = serializers.IntegerField(help_text="Its player's rating in the game now, rounded.")
+    provisional = serializers.BooleanField(
+        help_text=f"The deviation is {PROVISIONAL_RD:.0f} or more: not settled yet."
+    )
+
+
+class BoardRatingsSerializer(serializers.Serializer):
+    ratings = BoardRatingSerializer(many=True)

@@ -98,3 +98,52 @@ def test_my_stats_show_the_rating_its_chart_and_the_changes(
         assert untranslated not in text
         assert untranslated not in svg_title
     assert not blocking_violations(page)
+
+
+# Two ranked wins on the munger daily 20 days ago, by a settled player and a newcomer; prints
+# the date.
+BOARD = """
+import datetime as dt, json
+from games import clock
+from games.models import Attempt, DailyChallenge, Player
+from ratings.models import PlayerRating
+from tests.games import factories
+day = clock.today() - dt.timedelta(days=20)
+daily = DailyChallenge.objects.filter(game="munger", date=day).first()
+daily = daily or factories.daily("munger", day)
+for name, moves in (("Settled Sam", 80), ("New Nia", 95)):
+    who = Player.objects.filter(display_name=name).first() or factories.player(name)
+    Attempt.objects.get_or_create(player=who, daily=daily, ranked=True, defaults=dict(
+        game="munger", deal_string=daily.deal.deal_string, started_at=clock.now(),
+        finished_at=clock.now(), status="won", verified=True, foundation_cards=52,
+        move_count=moves, next_seq=moves))
+sam = Player.objects.get(display_name="Settled Sam")
+PlayerRating.objects.update_or_create(player=sam, game="munger",
+    defaults=dict(rating=1712.4, rd=64.6, games=40))
+print(json.dumps(day.isoformat()))
+"""
+
+
+def test_a_board_shows_its_players_ratings_when_asked(e2e_page, live_server_url, server_python):
+    day = server_python(BOARD)
+    page = e2e_page
+    page.goto(f"{live_server_url}/board/munger/{day}/")
+    sam = page.locator("#ranks-body tr", has_text="Settled Sam")
+    expect(sam).to_be_visible()
+    expect(page.get_by_test_id("row-rating")).to_have_count(0)
+
+    page.get_by_test_id("show-ratings").check()
+    expect(sam.get_by_test_id("row-rating")).to_have_text("1712")
+    nia = page.locator("#ranks-body tr", has_text="New Nia").get_by_test_id("row-rating")
+    expect(nia).to_have_text("1500?")
+    expect(nia).to_have_attribute("aria-label", "1500, provisional")
+    expect(page.locator("#rating-head")).to_be_visible()
+    assert blocking_violations(page) == []
+
+    # The choice is kept in this browser.
+    page.reload()
+    expect(page.get_by_test_id("show-ratings")).to_be_checked()
+    expect(sam.get_by_test_id("row-rating")).to_have_text("1712")
+    page.get_by_test_id("show-ratings").uncheck()
+    expect(page.get_by_test_id("row-rating")).to_have_count(0)
+    expect(page.locator("#rating-head")).to_be_hidden()

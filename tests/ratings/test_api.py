@@ -130,3 +130,27 @@ def test_a_daily_rating_of_no_daily_is_404(db):
     assert_error(client_of().get("/api/dailies/chess/2026-01-01/rating/"), 404, "unknown_game")
     assert_error(client_of().get("/api/dailies/munger/2020-01-01/rating/"), 404, "daily_not_found")
     assert_error(client_of().get("/api/dailies/munger/yesterday/rating/"), 400, "bad_date")
+
+
+def test_a_boards_rows_get_their_players_ratings(past_daily, alice, bob, carol):
+    from ratings.models import PlayerRating
+
+    PlayerRating.objects.create(player=alice, game="masterpiece", rating=1712.4, rd=64.6)
+    PlayerRating.objects.create(player=bob, game="munger", rating=1900, rd=50)  # another game
+    ranked(past_daily, alice)
+    ranked(past_daily, bob)
+    Attempt.objects.filter(pk=ranked(past_daily, carol).pk).update(ranked=False)  # practice
+    url = f"/api/leaderboards/masterpiece/{past_daily.date}/ratings/"
+
+    body = client_of().get(url, {"player": ["alice", "bob", "carol", "nobody"]}).json()
+
+    assert body == {
+        "ratings": [
+            {"player": "alice", "rating": 1712, "provisional": False},
+            {"player": "bob", "rating": 1500, "provisional": True},
+        ]
+    }
+    for bad in [[""], ["x" * 65], ["a"] * 101]:
+        assert_error(client_of().get(url, {"player": bad}), 400, "invalid")
+    assert_error(client_of().get(url), 400, "invalid")
+    assert not Player.objects.exclude(pk__in=[alice.pk, bob.pk, carol.pk]).exists()

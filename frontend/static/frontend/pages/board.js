@@ -16,6 +16,10 @@ const feedEmpty = document.getElementById("feed-empty");
 const playersCount = document.getElementById("players-count");
 const winnersCount = document.getElementById("winners-count");
 const FEED_LENGTH = 12;
+const ratingsBox = document.getElementById("show-ratings");
+const ratingHead = document.getElementById("rating-head");
+// The reader's choice, kept in this browser: the board's rows with their players' ratings.
+const RATINGS_KEY = "patience-board-ratings";
 
 const MARKS = { won: "✓", resigned: "✗", playing: "…", left: "–" };
 // A quiet board is asked again after this long: "playing now" and a row's `left` change with
@@ -35,7 +39,7 @@ function renderRows(rows) {
   rows.forEach((row, index) => {
     if (gapBefore(rows[index - 1], row, counts)) {
       const dots = el("span", { "aria-hidden": "true", text: "⋯" });
-      const cell = el("td", { colspan: "6" }, dots, el("span", { className: "visually-hidden", text: t("gap") }));
+      const cell = el("td", { colspan: ratings.shown ? "7" : "6" }, dots, el("span", { className: "visually-hidden", text: t("gap") }));
       body.append(el("tr", { className: "gap" }, cell));
     }
     const rank = el("td", { className: "rank", text: row.rank });
@@ -64,9 +68,55 @@ function renderRows(rows) {
       el("td", { className: "num", text: clock(row.seconds) }),
       el("td", { className: "num", text: row.foundation_cards ?? "–" }),
     );
+    if (ratings.shown) tr.append(ratingCell(row));
     body.append(tr);
   });
   message.textContent = rows.length ? "" : t("empty");
+}
+
+// The players' ratings, when the reader asks for them: by display name (unique, and all a row
+// says of its player), each asked for once.
+const ratings = { shown: false, known: new Map(), asking: new Set(), timer: 0 };
+
+function ratingCell(row) {
+  const known = ratings.known.get(row.player);
+  if (!known) return el("td", { className: "num muted", testid: "row-rating", text: "…" });
+  // A provisional rating is marked "?" (as chess sites do), and said in words.
+  const text = known.provisional ? `${known.rating}?` : String(known.rating);
+  const words = known.provisional ? t("rating_provisional", { rating: known.rating }) : String(known.rating);
+  return el("td", { className: "num", testid: "row-rating", "aria-label": words, text });
+}
+
+// Asks the server for the ratings of the rows shown that it was not asked for yet.
+function askRatings() {
+  window.clearTimeout(ratings.timer);
+  ratings.timer = window.setTimeout(async () => {
+    const rows = mergeRows(state.top, state.around);
+    const names = rows.map((row) => row.player).filter((name) => !ratings.known.has(name) && !ratings.asking.has(name));
+    if (!ratings.shown || !names.length) return;
+    names.forEach((name) => ratings.asking.add(name));
+    const query = new URLSearchParams(names.slice(0, 100).map((name) => ["player", name]));
+    try {
+      const answer = await request("GET", `${config.ratings}?${query}`);
+      for (const item of answer.ratings) ratings.known.set(item.player, item);
+      render();
+    } catch {
+      /* the board shows "…" and asks again with its next change */
+    } finally {
+      names.forEach((name) => ratings.asking.delete(name));
+    }
+  }, 200);
+}
+
+function showRatings(shown) {
+  ratings.shown = shown;
+  ratingHead.hidden = !shown;
+  try {
+    window.localStorage.setItem(RATINGS_KEY, shown ? "1" : "0");
+  } catch {
+    /* a browser that keeps nothing: the choice lasts for this page */
+  }
+  render();
 }
 
 function renderTotal(total) {
@@ -89,6 +139,7 @@ function render() {
     you: Boolean(row.you) || (state.me !== null && row.player === state.me),
   }));
   renderRows(rows);
+  if (ratings.shown) askRatings();
 }
 
 async function loadAround() {
@@ -221,6 +272,17 @@ function connect() {
   };
   open();
 }
+
+let remembered = false;
+try {
+  remembered = window.localStorage.getItem(RATINGS_KEY) === "1";
+} catch {
+  /* nothing kept */
+}
+ratingsBox.checked = remembered;
+ratings.shown = remembered;
+ratingHead.hidden = !remembered;
+ratingsBox.addEventListener("change", () => showRatings(ratingsBox.checked));
 
 load().then((ok) => {
   if (ok) connect();
