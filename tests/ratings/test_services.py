@@ -474,3 +474,30 @@ def test_a_days_statements_do_not_grow_with_its_players(past_daily, close):
         counts.append(len(queries))
 
     assert counts[0] == counts[1]
+
+
+def test_the_backfill_rates_closed_days_oldest_first_once(alice, bob, close):
+    import io
+
+    from django.core.management import call_command
+
+    from games import clock
+
+    today = clock.today()
+    later = factories.daily("munger", today - dt.timedelta(days=3))
+    earlier = factories.daily("munger", today - dt.timedelta(days=5))
+    factories.daily("munger", today - dt.timedelta(days=1))  # not closed: not rated
+    for daily in (earlier, later):
+        ranked(daily, alice)
+        ranked(daily, bob, Attempt.Status.RESIGNED)
+        close(daily)
+    out = io.StringIO()
+
+    call_command("ratings_backfill", stdout=out)
+    call_command("ratings_backfill", stdout=out)
+
+    assert out.getvalue().splitlines() == ["2 dailies, 4 players", "0 dailies, 0 players"]
+    first, second = RatingChange.objects.filter(player=alice).order_by("pk")
+    assert (first.date, second.date) == (earlier.date, later.date)
+    assert second.rating_before == first.rating_after
+    assert PlayerRating.objects.get(player=alice, game="munger").games == 2
