@@ -51,9 +51,13 @@ run: setup
 	$(PY) manage.py schedule_dailies --days 2 --candidates 4
 	$(PY) -m config.serving --host $(HOST) --port $(PORT)
 
-# Every test. Extra pytest arguments go in PYTEST_ARGS, e.g. make test PYTEST_ARGS="-k rules -x".
+# Every test but those marked long (15 s or more each: whole games in the browser, the
+# schema's fuzzer, servers restarted), so that it takes under 15 minutes on two cores;
+# `make test ALL=1` runs them too, as CI does. Extra pytest arguments go in PYTEST_ARGS, e.g.
+# make test PYTEST_ARGS="-k rules -x".
+TEST_SCOPE := $(if $(ALL),,-m "not long")
 test: setup-dev test-js
-	$(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(PY) -m pytest $(PYTEST_WORKERS) $(TEST_SCOPE) $(PYTEST_ARGS)
 
 # The unit tests of the site's pure ES modules, with Node's built-in runner.
 test-js:
@@ -61,7 +65,7 @@ test-js:
 
 # The tests that take under a second or so: not those marked slow (servers and workers in
 # subprocesses, long solves, the fuzzers) nor the browser tests. For the edit-test loop; CI runs
-# `make test`.
+# `make test ALL=1`.
 test-fast: setup-dev test-js
 	$(PY) -m pytest $(PYTEST_WORKERS) -m "not slow and not e2e" $(PYTEST_ARGS)
 

@@ -118,6 +118,7 @@ class Walk:
             self.check(f"{what} {message.get('type')}", strings(message), upto)
 
 
+@pytest.mark.long
 def test_no_unseen_card_shows_anywhere_during_a_whole_game(start_server):
     daily = dailies_ready("munger")
     certificate = list(daily.deal.certificate)

@@ -46,6 +46,7 @@ def crowd(
         return list(pool.map(one, clients))
 
 
+@pytest.mark.long
 def test_guests_made_in_parallel_stay_within_the_limit_on_sqlite(tmp_path):
     env = clean_env(
         DEBUG="false",

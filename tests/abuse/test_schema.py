@@ -85,6 +85,7 @@ def failing_operations(output: str) -> list[str]:
     return sorted(set(re.findall(r"^_+ (\w+ \S+) _+$", output, flags=re.MULTILINE)))
 
 
+@pytest.mark.long
 @pytest.mark.skipif(not SCHEMATHESIS.exists(), reason=NO_SCHEMATHESIS)
 @pytest.mark.parametrize("with_cookie", [False, True], ids=["no-cookie", "player-cookie"])
 def test_the_api_answers_as_its_schema_says(start_server, tmp_path, with_cookie):

@@ -32,6 +32,7 @@ def get(url: str) -> tuple[int, dict[str, str], bytes]:
         return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_the_site_serves_pages_admin_api_and_hashed_static_files_with_debug_off(tmp_path):
     env = clean_env(

@@ -54,6 +54,7 @@ class Browser:
             return error.code, {"error": error.read().decode(errors="replace")[:300]}
 
 
+@pytest.mark.long
 @pytest.mark.slow
 def test_twenty_guests_start_and_play_at_once_on_sqlite(tmp_path):
     env = clean_env(

@@ -6,8 +6,10 @@ The live server
     settings: DEBUG=false, HTTPS=false (plain HTTP on loopback), ALLOWED_HOSTS=127.0.0.1,localhost,
     a strong random SECRET_KEY made for this run, STATIC_MANIFEST=false (static files straight
     from the apps' folders, no collectstatic), and REDIS_URL passed through when set, so the
-    channel layer is the real one. The throttles on creating guests and accounts are raised,
-    since every test browser has the same address.
+    channel layer is the real one. It trusts one proxy's X-Forwarded-For (NUM_PROXIES=1): each
+    browser context sends an address and network of its own (`PeopleBrowser`). The throttles on
+    creating guests, accounts and starts are raised all the same: a test plays more deals a
+    minute than a person would.
 
     Its database is a dedicated SQLite file in a temporary folder, made by `manage.py migrate`
     before the server starts, and deleted at the end. Why not pytest-django's test database: on
@@ -39,6 +41,7 @@ Order
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import secrets
@@ -122,6 +125,8 @@ def _server_env(database: Path, port: int) -> dict[str, str]:
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{port},http://localhost:{port}",
             "SECRET_KEY": secrets.token_urlsafe(64),
+            # Each browser context says its address (`PeopleBrowser`), as an edge would.
+            "NUM_PROXIES": "1",
             "PYTHONPATH": str(ROOT),
             "PYTHONUNBUFFERED": "1",
         }
@@ -131,10 +136,9 @@ def _server_env(database: Path, port: int) -> dict[str, str]:
         # Names of its own in the shared Redis: its database's ids repeat those of the other
         # workers' servers, and an attempt's socket group is named by its id.
         env["REDIS_KEY_PREFIX"] = f"test-e2e-{uuid.uuid4().hex[:12]}"
-    # Every test browser comes from 127.0.0.1: creating guests and accounts, starting games
-    # and ranked starts of a daily are throttled per address, which the tests would otherwise
-    # share (with Redis, across runs too): a test that plays twenty deals takes a minute's
-    # starts from the next one.
+    # Creating guests and accounts, starting games and ranked starts of a daily are throttled
+    # per address: a test plays more deals a minute than a person would (and the sockets and
+    # the tests' own requests share 127.0.0.1, with Redis across runs too).
     for scope in (
         "GUESTS_IP",
         "GUESTS_NET",
@@ -306,6 +310,31 @@ def server_python(e2e_server: LiveServer) -> Callable[[str], Any]:
 # -- the browser ---------------------------------------------------------------------------
 
 
+class PeopleBrowser:
+    """The browser, each of whose contexts is a person of their own: it comes from an address
+    and a network (/24) of its own, 127.N.M.1, sent as X-Forwarded-For, which the live server
+    trusts from one proxy (`NUM_PROXIES=1`) as production trusts its edge. The throttles and
+    limits per address and network then meet each person as they would on the internet. (The
+    header is the context's: its pages' and its API requests'. A WebSocket's handshake is not
+    relied on to carry it, and counts as the proxy's own address, 127.0.0.1.)"""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self._people = itertools.count(1)
+
+    def address(self) -> str:
+        n = next(self._people)
+        return f"127.{1 + n // 256}.{n % 256}.1"
+
+    def new_context(self, **options: Any) -> Any:
+        headers = dict(options.pop("extra_http_headers", None) or {})
+        headers["X-Forwarded-For"] = self.address()
+        return self._browser.new_context(extra_http_headers=headers, **options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
@@ -314,7 +343,7 @@ def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
-            yield launched
+            yield PeopleBrowser(launched)
         finally:
             launched.close()
 

@@ -212,6 +212,7 @@ def check_the_page(page: Any, moves: int, words: dict[str, Any]) -> None:
     shows_position(page, min(2, moves) - 1)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", ["masterpiece", "munger"])
 def test_a_won_game_is_analysed_move_by_move(
     browser, live_server_url, make_dailies, server_python, game
@@ -258,6 +259,7 @@ def test_a_won_game_is_analysed_move_by_move(
         context.close()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("game", "language"), [("masterpiece", "en"), ("munger", "ru")])
 def test_a_lost_game_says_after_which_move_no_win_was_left(
     browser, live_server_url, make_dailies, server_python, screenshot, game, language
@@ -333,6 +335,7 @@ def test_a_ranked_day_still_running_says_when_its_analysis_opens(
             context.close()
 
 
+@pytest.mark.long
 def test_a_race_offers_each_racer_the_analysis_of_their_game_once_it_is_over(
     browser, live_server_url, make_dailies, server_python
 ):

@@ -48,6 +48,7 @@ def end_words(page: Any) -> tuple[str, str]:
     return end.inner_text(), page.get_by_test_id("share-text").input_value()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("language", ["en", "fr", "ru"])
 def test_every_end_panel_and_share_text_is_whole_sentences(
     browser, live_server_url, make_dailies, server_python, language

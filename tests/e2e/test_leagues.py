@@ -107,6 +107,7 @@ def untranslated(page: Any) -> list[str]:
     return re.findall(r"\blg_[a-z_]+|\{[a-z_]+\}", text)
 
 
+@pytest.mark.long
 def test_friends_make_join_and_run_a_league(browser, live_server_url, make_dailies, server_python):
     make_dailies()
     past = make_dailies(back=1)["date"]
@@ -297,6 +298,7 @@ def test_the_leagues_pages_fit_a_phone(browser, live_server_url, make_dailies):
         context.close()
 
 
+@pytest.mark.long
 def test_a_league_page_follows_a_member_playing_today_live(browser, live_server_url, make_dailies):
     """The owner's page stays open and is not told anything: a member's moves on today's
     daily reach it through the daily's socket, and it reads the league again."""

@@ -422,6 +422,7 @@ def hidden_cards(game: str, deal: str, moves: list[str]) -> set[str]:
     return hidden
 
 
+@pytest.mark.long
 def test_munger_daily_played_to_a_win_shows_no_face_down_card(
     dailies, certificates, e2e_page, play_page, live_server_url, server_python, screenshot
 ):
@@ -475,6 +476,7 @@ def test_munger_daily_played_to_a_win_shows_no_face_down_card(
     assert checked >= len(certificates["munger"]) // 2  # the finish plays many moves at once
 
 
+@pytest.mark.long
 def test_masterpiece_daily_played_to_a_win(
     certificates, play_page, live_server_url, server_python, screenshot
 ):
@@ -615,6 +617,7 @@ def test_a_past_day_is_practice_played_by_touch(
         context.close()
 
 
+@pytest.mark.long
 def test_a_past_daily_won_as_practice_replays_the_solvers_line(
     make_dailies, play_page, live_server_url, server_python, screenshot
 ):
@@ -666,6 +669,7 @@ def test_a_past_daily_won_as_practice_replays_the_solvers_line(
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.long
 def test_a_second_tab_converges_undo_counts_and_resign_asks_first(
     certificates, e2e_page, play_page, live_server_url
 ):

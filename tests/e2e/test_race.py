@@ -58,6 +58,7 @@ def play_moves(page: Any, url: str, moves: list[str]) -> str:
     return attempt
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("players", [2, 4])
 def test_friends_race_the_same_deal_live(
     browser, live_server_url, make_dailies, server_python, players
@@ -164,6 +165,7 @@ def test_the_end_of_a_past_days_game_challenges_a_friend_on_its_deal(
         context.close()
 
 
+@pytest.mark.long
 def test_the_results_replay_each_finished_game_side_by_side(
     browser, live_server_url, make_dailies, server_python, screenshot
 ):
@@ -322,6 +324,7 @@ LOOKS = """(scope) => {
 }"""
 
 
+@pytest.mark.long
 def test_cards_and_buttons_look_the_same_on_every_page_that_draws_them(
     browser, live_server_url, make_dailies
 ):
@@ -372,6 +375,7 @@ def test_cards_and_buttons_look_the_same_on_every_page_that_draws_them(
             context.close()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", ["masterpiece", "munger"])
 def test_the_table_and_the_racers_are_in_sight_together(
     browser, live_server_url, make_dailies, game, screenshot
@@ -418,6 +422,7 @@ IN_SIGHT = """() => {
 }"""
 
 
+@pytest.mark.long
 def test_a_held_win_is_listed_under_review_and_its_player_told_why_in_their_language(
     browser, live_server_url, make_dailies, server_python
 ):
@@ -509,6 +514,7 @@ def test_the_lobby_says_who_is_ready_and_spaces_its_buttons(
             context.close()
 
 
+@pytest.mark.long
 def test_a_rematch_is_offered_once_the_race_is_over_and_the_others_are_told_at_once(
     browser, live_server_url, make_dailies
 ):

@@ -119,6 +119,7 @@ def test_the_stock_counts_down_and_once_empty_says_there_is_no_redeal(
     assert page.locator("#board").get_attribute("data-seq") == "17"
 
 
+@pytest.mark.long
 def test_a_whole_game_is_won_with_the_keyboard_alone(
     e2e_page, live_server_url, make_dailies, server_python
 ):

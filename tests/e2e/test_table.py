@@ -331,6 +331,7 @@ def cpu_slowed(page, rate: float = 4) -> Any:
     return cdp
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", ["munger", "masterpiece"])
 def test_quick_taps_are_all_played_on_every_deal(open_page, live_server_url, quick_days, game):
     """Twenty deals, each on a page of its own slowed down as on a loaded machine, every size

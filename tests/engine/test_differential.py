@@ -189,6 +189,7 @@ def play_random_game(game: str, seed: int) -> dict:
     return seen
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["munger", "masterpiece"])
 def test_random_games_agree(game: str) -> None:

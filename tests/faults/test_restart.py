@@ -41,6 +41,7 @@ def send_move(ws, seq: int, token: str) -> dict:
     return answer["state"]
 
 
+@pytest.mark.long
 def test_the_server_restarts_mid_game_and_nothing_is_lost(start_server):
     daily = dailies_ready("munger")
     certificate = list(daily.deal.certificate)

@@ -116,6 +116,7 @@ def status_of(deal: Deal) -> str:
 DECIDED = {"solved", "unsolvable", "unknown"}
 
 
+@pytest.mark.long
 def test_a_pool_process_killed_mid_solve_gets_the_solve_sent_again_at_once(workers):
     deal = services.deal_create(game="munger", seed=SLOW_SEED)
     worker = workers.start(pool="prefork")
